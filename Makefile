@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build and test driver for the CAN stack.
+#
+#   make            build every module against Debian's installed headers
+#   make check      build modules and selftests, run the suite in a VM
+#   make demo       boot the VM and show can-utils on vcan0
+#   make vm         interactive shell in the VM, our modules loaded
+#   make deps       install what the above need (Debian packages)
+#
+# KDIR picks the newest installed linux-headers-*-amd64; set it (or KVER)
+# to build against another. The running kernel is never consulted.
+
+SRC := $(CURDIR)
+BUILD ?= $(SRC)/build
+SELFTESTS := tools/testing/selftests/net/can
+
+KDIR ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64)))
+KVER ?= $(patsubst linux-headers-%,%,$(notdir $(KDIR)))
+
+# Our headers must win over the kernel's copies of the same files, so they
+# go in front of LINUXINCLUDE through NOSTDINC_FLAGS (which Kbuild places
+# first). Overriding it drops the kernel's own -nostdinc, so keep that.
+CAN_INCLUDES := -nostdinc -I$(SRC)/include -I$(SRC)/include/uapi
+
+# The stack's options, as a kernel .config would set them.
+CAN_CONFIG := CONFIG_CAN=m CONFIG_CAN_RAW=m CONFIG_CAN_BCM=m CONFIG_CAN_VCAN=m \
+	CONFIG_CAN_DEV=m CONFIG_CAN_NETLINK=y CONFIG_CAN_CALC_BITTIMING=y \
+	CONFIG_CAN_SJA1000=m CONFIG_CAN_KVASER_PCI=m CONFIG_CAN_MCP251X=m
+
+KBUILD_ARGS := -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
+
+MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
+
+.PHONY: all modules clean deps need-deps selftests check demo vm
+
+all: modules
+
+modules: need-deps
+	$(MAKE) $(KBUILD_ARGS) W=1 modules
+
+clean:
+	-$(MAKE) $(KBUILD_ARGS) clean
+	$(MAKE) -C $(SELFTESTS) clean
+	rm -rf $(BUILD)
+
+deps:
+	$(SRC)/scripts/can-deps.sh install
+
+need-deps:
+	@$(SRC)/scripts/can-deps.sh check || $(SRC)/scripts/can-deps.sh install
+
+selftests: need-deps
+	$(MAKE) -C $(SELFTESTS) KSFT_SRC=$$($(SRC)/scripts/can-deps.sh ksft)
+
+check: modules selftests
+	$(SELFTESTS)/vmtest.sh --kver $(KVER) -- $(SRC)/$(SELFTESTS)/run_tests.sh
+
+demo: modules
+	$(SELFTESTS)/vmtest.sh --kver $(KVER) -- $(SRC)/$(SELFTESTS)/demo.sh
+
+vm: modules
+	$(SELFTESTS)/vmtest.sh --kver $(KVER) --interactive

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The PF_CAN core as the socket protocols see it: registering a protocol,
+ * subscribing to received frames by identifier and mask, and sending.
+ */
+
+#ifndef _CAN_CORE_H
+#define _CAN_CORE_H
+
+#include <linux/can.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+/**
+ * struct can_proto - a protocol served by PF_CAN sockets
+ * @type: socket type (SOCK_RAW, SOCK_DGRAM)
+ * @protocol: CAN_RAW, CAN_BCM, ...
+ * @ops: socket operations
+ * @prot: protocol descriptor, registered with proto_register() by the core
+ */
+struct can_proto {
+	int type;
+	int protocol;
+	const struct proto_ops *ops;
+	struct proto *prot;
+};
+
+/*
+ * How many bytes of a user-supplied option or message reach up to and
+ * including @member, for ABI versions that grew a structure at its end.
+ */
+#define CAN_REQUIRED_SIZE(struct_type, member) \
+	(offsetof(typeof(struct_type), member) + \
+	 sizeof(((typeof(struct_type) *)(NULL))->member))
+
+/* Name of a device for log messages, "any" for the all-devices list. */
+#define DNAME(dev) ((dev) ? (dev)->name : "any")
+
+/**
+ * typedef can_rx_func_t - a receiver's callback
+ * @skb: the received frame; shared, the callee must not free or modify
+ *	it and must clone it to keep it
+ * @data: the pointer given to can_rx_register()
+ *
+ * Called in softirq context (or with bottom halves disabled) under
+ * rcu_read_lock(). Must not sleep.
+ */
+typedef void (*can_rx_func_t)(struct sk_buff *skb, void *data);
+
+int can_proto_register(const struct can_proto *cp);
+void can_proto_unregister(const struct can_proto *cp);
+
+int can_rx_register(struct net *net, struct net_device *dev,
+		    canid_t can_id, canid_t mask, can_rx_func_t func,
+		    void *data, const char *ident, struct sock *sk);
+void can_rx_unregister(struct net *net, struct net_device *dev,
+		       canid_t can_id, canid_t mask, can_rx_func_t func,
+		       void *data);
+
+int can_send(struct sk_buff *skb, bool loop);
+void can_set_skb_uid(struct sk_buff *skb);
+void can_sock_destruct(struct sock *sk);
+
+#endif /* !_CAN_CORE_H */

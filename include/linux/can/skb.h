@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Socket buffers that carry CAN frames: the private area every CAN skb
+ * has in front of its frame, and small helpers to classify and own them.
+ */
+
+#ifndef _CAN_SKB_H
+#define _CAN_SKB_H
+
+#include <linux/can.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/sock.h>
+
+/**
+ * struct can_skb_priv - bookkeeping kept in the headroom of a CAN skb
+ * @ifindex: interface the frame was received on or is sent to
+ * @skbcnt: receive sequence number, set once by the core so that a socket
+ *	with several matching filters can deliver the frame only once;
+ *	0 until then
+ * @frame_len: length on the wire in bytes, kept by drivers for BQL
+ *
+ * It sits at skb->head, right before the frame; clones share it.
+ */
+struct can_skb_priv {
+	int ifindex;
+	int skbcnt;
+	unsigned int frame_len;
+};
+
+static inline struct can_skb_priv *can_skb_prv(struct sk_buff *skb)
+{
+	return (struct can_skb_priv *)(skb->head);
+}
+
+/* Make room for struct can_skb_priv; call right after allocation. */
+static inline void can_skb_reserve(struct sk_buff *skb)
+{
+	skb_reserve(skb, sizeof(struct can_skb_priv));
+}
+
+/*
+ * Charge @skb to @sk so that the socket lives as long as the frame does:
+ * the receive path compares skb->sk with the receiving socket to report
+ * the socket's own frames.
+ */
+static inline void can_skb_set_owner(struct sk_buff *skb, struct sock *sk)
+{
+	if (sk && refcount_inc_not_zero(&sk->sk_refcnt)) {
+		skb->destructor = sock_efree;
+		skb->sk = sk;
+	}
+}
+
+/**
+ * can_create_echo_skb() - make @skb private so a driver may loop it back
+ * @skb: a frame handed to a driver's ndo_start_xmit
+ *
+ * Return: @skb itself, or an unshared copy still owned by the same
+ * socket, or NULL if the copy failed; @skb is consumed in that case.
+ */
+static inline struct sk_buff *can_create_echo_skb(struct sk_buff *skb)
+{
+	struct sk_buff *nskb;
+
+	if (!skb_shared(skb))
+		return skb;
+
+	nskb = skb_clone(skb, GFP_ATOMIC);
+	if (unlikely(!nskb)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	can_skb_set_owner(nskb, skb->sk);
+	consume_skb(skb);
+	return nskb;
+}
+
+static inline bool can_is_can_skb(const struct sk_buff *skb)
+{
+	const struct can_frame *cf = (const struct can_frame *)skb->data;
+
+	return skb->len == CAN_MTU && cf->len <= CAN_MAX_DLEN;
+}
+
+static inline bool can_is_canfd_skb(const struct sk_buff *skb)
+{
+	const struct canfd_frame *cfd = (const struct canfd_frame *)skb->data;
+
+	return skb->len == CANFD_MTU && cfd->len <= CANFD_MAX_DLEN;
+}
+
+/**
+ * can_skb_headroom_valid() - check and, if needed, set up the private area
+ * @dev: the device the frame goes to
+ * @skb: a frame handed to a driver for transmission
+ *
+ * Frames from PF_CAN sockets come with struct can_skb_priv in place and
+ * CHECKSUM_UNNECESSARY. Frames injected through packet sockets have the
+ * headroom but not its contents; fill it in for them.
+ *
+ * Return: false if @skb has no room for the private area.
+ */
+static inline bool can_skb_headroom_valid(struct net_device *dev,
+					  struct sk_buff *skb)
+{
+	if (skb_headroom(skb) < sizeof(struct can_skb_priv))
+		return false;
+
+	if (skb->ip_summed == CHECKSUM_NONE) {
+		can_skb_prv(skb)->ifindex = dev->ifindex;
+		can_skb_prv(skb)->skbcnt = 0;
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+		skb_reset_mac_header(skb);
+		skb_reset_network_header(skb);
+		skb_reset_transport_header(skb);
+	}
+	return true;
+}
+
+/**
+ * can_dropped_invalid_tx_skb() - drop a frame a CAN driver must not send
+ * @dev: the transmitting device
+ * @skb: the frame from ndo_start_xmit
+ *
+ * A frame is sent only if its size and length field fit its protocol
+ * (ETH_P_CAN or ETH_P_CANFD) and the private area is in place. Anything
+ * else is freed and counted in tx_dropped.
+ *
+ * Return: true if @skb was dropped and the driver must return
+ * NETDEV_TX_OK without touching it.
+ */
+static inline bool can_dropped_invalid_tx_skb(struct net_device *dev,
+					      struct sk_buff *skb)
+{
+	bool ok;
+
+	if (skb->protocol == htons(ETH_P_CAN))
+		ok = can_is_can_skb(skb);
+	else if (skb->protocol == htons(ETH_P_CANFD))
+		ok = can_is_canfd_skb(skb);
+	else
+		ok = false;
+
+	if (ok && can_skb_headroom_valid(dev, skb))
+		return false;
+
+	kfree_skb(skb);
+	dev->stats.tx_dropped++;
+	return true;
+}
+
+#endif /* !_CAN_SKB_H */

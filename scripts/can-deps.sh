@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the build and the VM tests need from Debian, and where the pieces of
+# linux-source-6.1 we use (the kselftest harness) are unpacked.
+#
+#   can-deps.sh check     exit 0 if everything is installed
+#   can-deps.sh install   install it with apt-get
+#   can-deps.sh ksft      print the directory holding kselftest_harness.h
+
+set -eu
+
+PACKAGES="linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	qemu-system-x86 busybox-static kmod cpio iproute2 can-utils
+	gcc make xz-utils"
+SRC_TAR=/usr/src/linux-source-6.1.tar.xz
+CACHE=${CAN_CACHE:-/var/cache/can-stack}
+
+missing_packages() {
+	local p
+
+	for p in $PACKAGES; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || echo "$p"
+	done
+}
+
+install() {
+	local missing
+
+	missing=$(missing_packages)
+	[ -z "$missing" ] && return 0
+	echo "can-deps: installing:" $missing >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >&2
+}
+
+ksft_dir() {
+	local d
+
+	for d in /usr/src/linux-source-6.1 "$CACHE/linux-source-6.1"; do
+		if [ -f "$d/tools/testing/selftests/kselftest_harness.h" ]; then
+			echo "$d/tools/testing/selftests"
+			return 0
+		fi
+	done
+	mkdir -p "$CACHE"
+	tar -C "$CACHE" -xJf "$SRC_TAR" \
+		linux-source-6.1/tools/testing/selftests/kselftest_harness.h \
+		linux-source-6.1/tools/testing/selftests/kselftest.h
+	echo "$CACHE/linux-source-6.1/tools/testing/selftests"
+}
+
+case "${1:-}" in
+check)
+	[ -z "$(missing_packages)" ]
+	;;
+install)
+	install
+	;;
+ksft)
+	ksft_dir
+	;;
+*)
+	echo "usage: $0 check|install|ksft" >&2
+	exit 2
+	;;
+esac

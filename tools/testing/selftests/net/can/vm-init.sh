@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Second stage of the test VM, run as PID 1 on the overlay root that
+# vmtest.sh prepared: mount the usual file systems, put our CAN modules
+# where modprobe finds them (and Debian's where it cannot), run the
+# command and report its exit status on the output UART.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=${TERM:-linux}
+
+# proc, sys and dev were moved here by the initramfs.
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+
+env_file=$(sed -n 's/.*canvm\.env=\([^ ]*\).*/\1/p' /proc/cmdline)
+# shellcheck disable=SC1090
+. "$env_file"
+
+power_off() {
+	sync
+	echo o > /proc/sysrq-trigger
+	sleep 10
+}
+
+install_modules() {
+	local mods=/lib/modules/$KVER
+
+	# Hide Debian's CAN modules and take the module indexes vmtest.sh
+	# built without them: nothing can load mainline's code by accident.
+	rm -rf "$mods/kernel/net/can" "$mods/kernel/drivers/net/can"
+	mkdir -p "$mods/updates"
+	cp "$MODDIR"/updates/*.ko "$mods/updates/" 2>/dev/null
+	cp "$MODDIR"/modules.* "$mods/"
+}
+
+hostname canvm
+ip link set lo up
+install_modules
+cd "$TOP" || cd /
+
+if [ "$INTERACTIVE" = 1 ]; then
+	modprobe can-raw
+	modprobe vcan
+	ip link add dev vcan0 type vcan && ip link set vcan0 up
+	echo "canvm: our CAN modules are loaded and vcan0 is up; exit the shell to power off"
+	setsid -c bash -l </dev/ttyS0 >/dev/ttyS0 2>&1
+	power_off
+fi
+
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+exec >/dev/ttyS1 2>&1
+"${CMD[@]}"
+rc=$?
+echo "CANVM-EXIT: $rc"
+power_off

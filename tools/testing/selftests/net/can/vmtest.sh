@@ -1,0 +1,185 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run a command inside a QEMU guest that boots Debian's kernel with our CAN
+# modules. The guest sees the host's root read-only over virtio-9p with a
+# tmpfs overlay on top, so host paths (our build tree, can-utils) work
+# unchanged. Our .ko files go to /lib/modules/$KVER/updates/ and Debian's
+# own CAN modules are removed from the guest's view before depmod runs, so
+# modprobe and socket() autoload can only find ours.
+#
+#   vmtest.sh [--kver KVER] [--qemu-args ARGS] [--timeout SECS] -- CMD [ARG...]
+#   vmtest.sh [--kver KVER] [--qemu-args ARGS] --interactive
+#
+# The command's output appears on stdout; the exit status is the command's.
+# A kernel oops, BUG, WARNING, lockdep or RCU report, or panic fails the run
+# (exit 125) and the kernel log is printed.
+
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../../../../.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+KVER=
+QEMU_ARGS=${VMTEST_QEMU_ARGS:-}
+TIMEOUT=900
+INTERACTIVE=0
+MEM=${VMTEST_MEM:-1024}
+SMP=${VMTEST_SMP:-1}
+
+usage() {
+	sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kver) KVER=$2; shift 2 ;;
+	--qemu-args) QEMU_ARGS="$QEMU_ARGS $2"; shift 2 ;;
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	--interactive) INTERACTIVE=1; shift ;;
+	--) shift; break ;;
+	-h|--help) usage ;;
+	*) break ;;
+	esac
+done
+[ $INTERACTIVE = 1 ] || [ $# -gt 0 ] || usage
+
+if [ -z "$KVER" ]; then
+	KVER=$(basename "$(ls -d /usr/src/linux-headers-*-amd64 | sort -V | tail -1)")
+	KVER=${KVER#linux-headers-}
+fi
+KIMG=/boot/vmlinuz-$KVER
+[ -r "$KIMG" ] || { echo "vmtest: no kernel image $KIMG (make deps)" >&2; exit 2; }
+[ -d "/lib/modules/$KVER/kernel" ] || { echo "vmtest: no modules for $KVER" >&2; exit 2; }
+
+VMDIR=$BUILD/vm
+mkdir -p "$VMDIR"
+
+# The initramfs only has to reach the shared root: busybox plus the
+# modules for virtio-pci, 9p and overlayfs, in dependency order.
+build_initramfs() {
+	local out=$VMDIR/initramfs-$KVER.cpio.gz
+	local stage=$VMDIR/initramfs-$KVER
+	local m dep
+
+	if [ -f "$out" ] && [ "$out" -nt "$HERE/vm-init.sh" ] && [ "$out" -nt "$0" ]; then
+		echo "$out"
+		return
+	fi
+	rm -rf "$stage"
+	mkdir -p "$stage"/{bin,dev,proc,sys,mnt,newroot,modules}
+	cp /bin/busybox "$stage/bin/busybox"
+	for m in virtio_pci 9pnet_virtio 9p overlay; do
+		modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+	done | awk '!seen[$0]++' > "$stage/modules/order.tmp"
+	: > "$stage/modules/order"
+	while read -r dep; do
+		cp "$dep" "$stage/modules/"
+		basename "$dep" >> "$stage/modules/order"
+	done < "$stage/modules/order.tmp"
+	rm "$stage/modules/order.tmp"
+	cat > "$stage/init" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev
+while read -r m; do insmod "/modules/$m" || echo "initramfs: insmod $m failed"; done < /modules/order
+mkdir -p /mnt/lower /mnt/rw
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostroot /mnt/lower ||
+	{ echo "initramfs: cannot mount host root"; poweroff -f; }
+mount -t tmpfs -o size=80% rw /mnt/rw
+mkdir -p /mnt/rw/upper /mnt/rw/work
+mount -t overlay -o lowerdir=/mnt/lower,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work overlay /newroot ||
+	{ echo "initramfs: cannot mount overlay"; poweroff -f; }
+stage2=$(sed -n 's/.*canvm\.init=\([^ ]*\).*/\1/p' /proc/cmdline)
+for d in proc sys dev; do mount -o move /$d /newroot/$d; done
+exec switch_root /newroot "$stage2"
+EOF
+	chmod +x "$stage/init"
+	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
+	mv "$out.tmp" "$out"
+	echo "$out"
+}
+
+INITRD=$(build_initramfs)
+
+# depmod over Debian's whole module tree takes half a minute under TCG, so
+# run it here on a tree of symlinks that has our modules in updates/ and
+# none of Debian's CAN modules; the guest copies the resulting indexes.
+stage_modules() {
+	local root=$VMDIR/modroot
+	local dir=$root/lib/modules/$KVER
+	local f
+
+	rm -rf "$root"
+	mkdir -p "$dir/updates"
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		cp "/lib/modules/$KVER/$f" "$dir/"
+	done
+	cp -rs "/lib/modules/$KVER/kernel" "$dir/kernel"
+	rm -rf "$dir/kernel/net/can" "$dir/kernel/drivers/net/can"
+	find "$TOP/net" "$TOP/drivers" -name '*.ko' -exec cp {} "$dir/updates/" \;
+	for f in ${VMTEST_EXTRA_MODULES:-}; do
+		cp "$f" "$dir/updates/"
+	done
+	depmod -b "$root" "$KVER"
+	echo "$dir"
+}
+
+MODDIR=$(stage_modules)
+
+# The guest reads what to run from a file we write here; the file also
+# carries the module list, so a stale build never leaks into a run.
+RUN=$VMDIR/run.$$
+mkdir -p "$RUN"
+trap 'rm -rf "$RUN"' EXIT
+{
+	echo "KVER=$KVER"
+	echo "TOP=$TOP"
+	echo "INTERACTIVE=$INTERACTIVE"
+	echo "MODDIR=$MODDIR"
+	printf 'CMD=('
+	for a in "$@"; do printf '%q ' "$a"; done
+	printf ')\n'
+} > "$RUN/env"
+
+APPEND="console=ttyS0 loglevel=7 printk.time=1 panic=-1 oops=panic panic_on_warn=0 mitigations=off"
+APPEND="$APPEND nokaslr tsc=reliable no_timer_check canvm.init=$HERE/vm-init.sh"
+APPEND="$APPEND canvm.env=$RUN/env"
+
+QEMU=(qemu-system-x86_64 -machine q35,accel=tcg -cpu max -m "$MEM" -smp "$SMP"
+	-kernel "$KIMG" -initrd "$INITRD" -no-reboot -nodefaults -display none
+	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot)
+
+if [ $INTERACTIVE = 1 ]; then
+	exec "${QEMU[@]}" -serial mon:stdio -append "$APPEND" $QEMU_ARGS
+fi
+
+# Kernel console to a log file, the command's output to a second UART.
+CONSOLE=$RUN/console.log
+OUT=$RUN/out.log
+set +e
+# shellcheck disable=SC2086
+timeout --foreground "$TIMEOUT" "${QEMU[@]}" -append "$APPEND" \
+	-serial "file:$CONSOLE" -chardev stdio,id=out,signal=off -serial chardev:out \
+	$QEMU_ARGS < /dev/null | tee "$OUT"
+qrc=${PIPESTATUS[0]}
+set -e
+
+rc=$(sed -n 's/^CANVM-EXIT: \([0-9]*\).*/\1/p' "$OUT" | tail -1)
+if grep -qE 'Oops|BUG:|WARNING:|Kernel panic|Call Trace|general protection|lockdep|suspicious RCU|UBSAN|KASAN|kmemleak:.*unreferenced' "$CONSOLE"; then
+	echo "vmtest: the guest kernel reported a problem; kernel log follows" >&2
+	cat "$CONSOLE" >&2
+	exit 125
+fi
+if [ -z "$rc" ]; then
+	echo "vmtest: the guest ended without an exit status (qemu status $qrc); kernel log follows" >&2
+	cat "$CONSOLE" >&2
+	exit 124
+fi
+if [ -n "${VMTEST_SHOW_CONSOLE:-}" ]; then cat "$CONSOLE" >&2; fi
+exit "$rc"

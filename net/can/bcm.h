@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the CAN broadcast manager shared between its files: the
+ * socket, the operation (one cyclic transmission or one receive filter),
+ * the request being served, and what each file offers the others.
+ */
+
+#ifndef _NET_CAN_BCM_H
+#define _NET_CAN_BCM_H
+
+#include <linux/can.h>
+#include <linux/can/bcm.h>
+#include <linux/can/core.h>
+#include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <net/sock.h>
+
+/* The multiplex index is one byte, so one operation has 256 frames. */
+#define BCM_MAX_FRAMES		256
+/* A receive filter carries the multiplex mask in front of those. */
+#define BCM_MAX_RX_FRAMES	(BCM_MAX_FRAMES + 1)
+/* Intervals above 400 days are refused. */
+#define BCM_MAX_TIMER_SEC	(400 * 24 * 60 * 60)
+
+#define BCM_HEAD_SIZE		sizeof(struct bcm_msg_head)
+#define BCM_ADDR_MIN_LEN	CAN_REQUIRED_SIZE(struct sockaddr_can, can_ifindex)
+
+/* Receive slot states, in struct bcm_rx.slot */
+#define BCM_SLOT_SEEN		BIT(0)	/* last[] holds a received frame */
+#define BCM_SLOT_PENDING	BIT(1)	/* a change waits for the throttle */
+
+/**
+ * struct bcm_sock - a CAN_BCM socket
+ * @sk: the socket, first so that the core's sk allocation fits
+ * @bound: connect() succeeded; written under lock_sock(), read without
+ *	it (READ_ONCE) by sendmsg's early check
+ * @ifindex: the connected interface, 0 for all; lock_sock()
+ * @tx_ops: cyclic transmissions; RCU list, changed under lock_sock(),
+ *	walked under rcu_read_lock() by /proc
+ * @rx_ops: receive filters; the same rules as @tx_ops
+ * @node: entry in the list the netdevice notifier walks, under
+ *	bcm_sockets_lock
+ * @dropped: replies lost because the receive queue was full or no
+ *	memory was left; bumped from any context
+ * @pde: this socket's /proc/net/can-bcm entry; lock_sock()
+ * @procname: the entry's name, the socket's inode number
+ */
+struct bcm_sock {
+	struct sock sk;
+	bool bound;
+	int ifindex;
+	struct list_head tx_ops;
+	struct list_head rx_ops;
+	struct list_head node;
+	atomic_long_t dropped;
+	struct proc_dir_entry *pde;
+	char procname[24];
+};
+
+static inline struct bcm_sock *bcm_sk(const struct sock *sk)
+{
+	return container_of(sk, struct bcm_sock, sk);
+}
+
+/**
+ * struct bcm_rx - the receive side of an operation
+ * @last: per slot, the last frame that was reported or is pending
+ * @slot: per slot, BCM_SLOT_* bits
+ * @throttle: ends a throttle period (ival2) and flushes pending slots
+ * @last_report: when the last unthrottled RX_CHANGED went out, 0 if the
+ *	throttle is idle
+ * @stamp: receive time of the latest matching frame, for RX_CHANGED
+ * @claimed_ifindex: a filter on all interfaces that runs timers follows
+ *	the first interface it hears from; 0 until then
+ * @dev: the device the filter is registered on, NULL for all interfaces
+ *	or after the device went away; changed under lock_sock()
+ * @dev_tracker: tracks the reference held in @dev
+ *
+ * All fields but @dev are protected by the operation's lock.
+ */
+struct bcm_rx {
+	struct canfd_frame *last;
+	u8 *slot;
+	struct hrtimer throttle;
+	ktime_t last_report;
+	ktime_t stamp;
+	int claimed_ifindex;
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+};
+
+/**
+ * struct bcm_op - one cyclic transmission or one receive filter
+ * @list: entry in bcm_sock.tx_ops or .rx_ops
+ * @rcu: frees the operation once lockless readers are gone
+ * @bo: the owning socket; valid while @dead is false (checked under @lock)
+ *	or while the caller owns the socket lock
+ * @can_id: identifier that names the operation, fixed
+ * @ifindex: interface it sends on or listens to, 0 for all; fixed
+ * @is_fd: the frames are CAN FD frames; fixed
+ * @cfsiz: size of one frame in user messages; fixed
+ * @capacity: frames the arrays below have room for; fixed
+ * @lock: protects everything below it; taken in process context with
+ *	BHs off, in the receive softirq and in the timer callbacks. Fields
+ *	that only sendmsg changes are written under both lock_sock() and
+ *	@lock, so they may be read under either.
+ * @dead: set once, when the operation is removed; the receive callback
+ *	bails out when it sees it
+ * @flags: the flags of the last setup request
+ * @count: frames still to send at @ival1
+ * @nframes: frames in use, at most @capacity
+ * @ival1: first interval (TX) or receive timeout (RX), as the user gave it
+ * @ival2: later interval (TX) or throttle time (RX), as the user gave it
+ * @kt_ival1: @ival1 as ktime_t
+ * @kt_ival2: @ival2 as ktime_t
+ * @next_frame: TX, index of the frame the next transmission takes
+ * @reply_ifindex: interface named in the address of replies
+ * @frames_seen: frames sent (TX) or received and matched (RX)
+ * @frames_reported: RX, RX_CHANGED messages produced
+ * @frames: the frames to send, or the filter (mask, then mux values)
+ * @timer: TX cycle, or RX timeout
+ * @rx: receive state, unused for TX operations
+ * @storage: the frame arrays the pointers above point into
+ */
+struct bcm_op {
+	struct list_head list;
+	struct rcu_head rcu;
+	struct bcm_sock *bo;
+	canid_t can_id;
+	int ifindex;
+	bool is_fd;
+	unsigned int cfsiz;
+	u32 capacity;
+
+	spinlock_t lock; /* the fields below; process (BHs off), softirq */
+	bool dead;
+	u32 flags;
+	u32 count;
+	u32 nframes;
+	struct bcm_timeval ival1, ival2;
+	ktime_t kt_ival1, kt_ival2;
+	u32 next_frame;
+	int reply_ifindex;
+	unsigned long frames_seen;
+	unsigned long frames_reported;
+	struct canfd_frame *frames;
+	struct hrtimer timer;
+	struct bcm_rx rx;
+
+	struct canfd_frame storage[];
+};
+
+/**
+ * struct bcm_request - one message written to a BCM socket
+ * @head: the message head, already copied in
+ * @msg: the message, its iterator positioned right behind the head
+ * @size: total length of the message
+ * @ifindex: the interface the request applies to
+ * @cfsiz: size of each frame in the message
+ */
+struct bcm_request {
+	struct bcm_msg_head head;
+	struct msghdr *msg;
+	size_t size;
+	int ifindex;
+	unsigned int cfsiz;
+};
+
+static inline unsigned int bcm_frame_size(u32 flags)
+{
+	return flags & CAN_FD_FRAME ? CANFD_MTU : CAN_MTU;
+}
+
+/* bcm_op.c */
+bool bcm_timers_valid(const struct bcm_msg_head *head);
+void bcm_op_set_timers(struct bcm_op *op, const struct bcm_msg_head *head);
+struct bcm_op *bcm_op_alloc(struct bcm_sock *bo,
+			    const struct bcm_request *req, bool is_rx);
+void bcm_op_free(struct bcm_op *op);
+struct bcm_op *bcm_op_find(struct list_head *ops,
+			   const struct bcm_request *req);
+void bcm_op_destroy(struct bcm_op *op);
+int bcm_frames_copy_in(const struct bcm_request *req,
+		       struct canfd_frame *frames, u32 n, bool check_len);
+struct canfd_frame *bcm_frames_from_msg(const struct bcm_request *req,
+					u32 n, bool check_len);
+void bcm_report(struct bcm_op *op, u32 opcode,
+		const struct canfd_frame *frames, u32 nframes, bool stamped);
+int bcm_op_read(struct list_head *ops, const struct bcm_request *req,
+		u32 opcode);
+
+/* bcm_tx.c */
+int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req);
+int bcm_tx_delete(struct bcm_sock *bo, const struct bcm_request *req);
+int bcm_tx_send(struct bcm_sock *bo, const struct bcm_request *req);
+struct sk_buff *bcm_tx_build(struct bcm_op *op,
+			     const struct canfd_frame *cf);
+int bcm_tx_xmit(struct sk_buff *skb);
+void bcm_tx_dev_gone(struct bcm_sock *bo, struct net_device *dev);
+
+/* bcm_rx.c */
+int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req);
+int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req);
+void bcm_rx_unregister(struct bcm_op *op);
+void bcm_rx_dev_gone(struct bcm_sock *bo, struct net_device *dev);
+
+/* bcm_filter.c */
+void bcm_rx_handler(struct sk_buff *skb, void *data);
+enum hrtimer_restart bcm_rx_timeout_fn(struct hrtimer *timer);
+enum hrtimer_restart bcm_rx_throttle_fn(struct hrtimer *timer);
+unsigned int bcm_rx_flush(struct bcm_op *op);
+
+/* bcm_proc.c, or nothing without procfs */
+#if IS_ENABLED(CONFIG_PROC_FS)
+int bcm_proc_net_init(struct net *net);
+void bcm_proc_net_exit(struct net *net);
+int bcm_proc_sock_add(struct bcm_sock *bo);
+void bcm_proc_sock_remove(struct bcm_sock *bo);
+#else
+static inline int bcm_proc_net_init(struct net *net)
+{
+	return 0;
+}
+
+static inline void bcm_proc_net_exit(struct net *net)
+{
+}
+
+static inline int bcm_proc_sock_add(struct bcm_sock *bo)
+{
+	return 0;
+}
+
+static inline void bcm_proc_sock_remove(struct bcm_sock *bo)
+{
+}
+#endif
+
+#endif /* _NET_CAN_BCM_H */

@@ -6,6 +6,9 @@
 #   make check      build modules and selftests, run the suite in a VM
 #   make demo       boot the VM and show can-utils on vcan0
 #   make vm         interactive shell in the VM, our modules loaded
+#   make check-debug the suite on a Linux 6.1 built with our code in-tree
+#                   and KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN on
+#   make bench      benchmarks, mainline's modules against ours (not a test)
 #   make deps       install what the above need (Debian packages)
 #
 # KDIR picks the newest installed linux-headers-*-amd64; set it (or KVER)
@@ -32,7 +35,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG
 
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
-.PHONY: all modules clean deps need-deps selftests check demo vm
+.PHONY: all modules clean deps need-deps selftests check check-debug demo vm bench
 
 all: modules
 
@@ -61,3 +64,15 @@ demo: modules
 
 vm: modules
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --interactive
+
+# The debug kernel is cached under /var/cache/can-stack; see the script.
+check-debug: selftests
+	@eval "$$($(SRC)/scripts/can-debug-kernel.sh)" && \
+	VMTEST_MEM=2048 $(SELFTESTS)/vmtest.sh --kernel "$$KIMG" --modroot "$$MODROOT" \
+		--kver "$$KVER" --timeout 3000 -- $(SRC)/$(SELFTESTS)/run_debug.sh
+
+# Guest time follows executed instructions under -icount, so the numbers
+# repeat from run to run; both stacks are measured in the same boot.
+bench: modules selftests
+	$(SELFTESTS)/vmtest.sh --kver $(KVER) --keep-mainline --timeout 1800 \
+		--qemu-args "-icount shift=0" -- $(SRC)/$(SELFTESTS)/bench.sh

@@ -32,6 +32,17 @@ install_modules() {
 
 	# Hide Debian's CAN modules and take the module indexes vmtest.sh
 	# built without them: nothing can load mainline's code by accident.
+	if [ "$FULL_MODDIR" = 1 ]; then
+		mkdir -p "$mods"
+		cp -a "$MODDIR/." "$mods/"
+		return
+	fi
+	# Benchmarks compare with mainline: they get its modules by path
+	# under /opt/mainline-can, still invisible to modprobe.
+	if [ "$KEEP_MAINLINE" = 1 ]; then
+		mkdir -p /opt/mainline-can
+		cp -a "$mods/kernel/net/can" "$mods/kernel/drivers/net/can" /opt/mainline-can/
+	fi
 	rm -rf "$mods/kernel/net/can" "$mods/kernel/drivers/net/can"
 	mkdir -p "$mods/updates"
 	cp "$MODDIR"/updates/*.ko "$mods/updates/" 2>/dev/null

@@ -10,6 +10,12 @@
 #
 #   vmtest.sh [--kver KVER] [--qemu-args ARGS] [--timeout SECS] -- CMD [ARG...]
 #   vmtest.sh [--kver KVER] [--qemu-args ARGS] --interactive
+#   vmtest.sh --keep-mainline ...      (benchmarks only, see bench.sh)
+#   vmtest.sh --kernel BZIMAGE --modroot DIR --kver KVER -- CMD [ARG...]
+#
+# With --kernel the guest boots that image (the debug kernel of "make
+# check-debug", which has virtio, 9p and overlayfs built in) and takes its
+# modules, ours among them, from DIR/lib/modules/KVER.
 #
 # The command's output appears on stdout; the exit status is the command's.
 # A kernel oops, BUG, WARNING, lockdep or RCU report, or panic fails the run
@@ -21,9 +27,12 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../../../../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 KVER=
+KIMG=
+MODROOT=
 QEMU_ARGS=${VMTEST_QEMU_ARGS:-}
 TIMEOUT=900
 INTERACTIVE=0
+KEEP_MAINLINE=0
 MEM=${VMTEST_MEM:-1024}
 SMP=${VMTEST_SMP:-1}
 
@@ -35,9 +44,12 @@ usage() {
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kver) KVER=$2; shift 2 ;;
+	--kernel) KIMG=$2; shift 2 ;;
+	--modroot) MODROOT=$2; shift 2 ;;
 	--qemu-args) QEMU_ARGS="$QEMU_ARGS $2"; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--interactive) INTERACTIVE=1; shift ;;
+	--keep-mainline) KEEP_MAINLINE=1; shift ;;
 	--) shift; break ;;
 	-h|--help) usage ;;
 	*) break ;;
@@ -49,9 +61,11 @@ if [ -z "$KVER" ]; then
 	KVER=$(basename "$(ls -d /usr/src/linux-headers-*-amd64 | sort -V | tail -1)")
 	KVER=${KVER#linux-headers-}
 fi
-KIMG=/boot/vmlinuz-$KVER
+if [ -z "$KIMG" ]; then
+	KIMG=/boot/vmlinuz-$KVER
+	[ -d "/lib/modules/$KVER/kernel" ] || { echo "vmtest: no modules for $KVER" >&2; exit 2; }
+fi
 [ -r "$KIMG" ] || { echo "vmtest: no kernel image $KIMG (make deps)" >&2; exit 2; }
-[ -d "/lib/modules/$KVER/kernel" ] || { echo "vmtest: no modules for $KVER" >&2; exit 2; }
 
 VMDIR=$BUILD/vm
 mkdir -p "$VMDIR"
@@ -59,8 +73,11 @@ mkdir -p "$VMDIR"
 # The initramfs only has to reach the shared root: busybox plus the
 # modules for virtio-pci, 9p and overlayfs, in dependency order.
 build_initramfs() {
-	local out=$VMDIR/initramfs-$KVER.cpio.gz
-	local stage=$VMDIR/initramfs-$KVER
+	local flavour=$KVER
+
+	[ -n "$MODROOT" ] && flavour=builtin
+	local out=$VMDIR/initramfs-$flavour.cpio.gz
+	local stage=$VMDIR/initramfs-$flavour
 	local m dep
 
 	if [ -f "$out" ] && [ "$out" -nt "$HERE/vm-init.sh" ] && [ "$out" -nt "$0" ]; then
@@ -71,6 +88,7 @@ build_initramfs() {
 	mkdir -p "$stage"/{bin,dev,proc,sys,mnt,newroot,modules}
 	cp /bin/busybox "$stage/bin/busybox"
 	for m in virtio_pci 9pnet_virtio 9p overlay; do
+		[ -n "$MODROOT" ] && break
 		modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 	done | awk '!seen[$0]++' > "$stage/modules/order.tmp"
 	: > "$stage/modules/order"
@@ -129,7 +147,12 @@ stage_modules() {
 	echo "$dir"
 }
 
-MODDIR=$(stage_modules)
+if [ -n "$MODROOT" ]; then
+	MODDIR=$MODROOT/lib/modules/$KVER
+	[ -d "$MODDIR" ] || { echo "vmtest: no $MODDIR" >&2; exit 2; }
+else
+	MODDIR=$(stage_modules)
+fi
 
 # The guest reads what to run from a file we write here; the file also
 # carries the module list, so a stale build never leaks into a run.
@@ -140,7 +163,9 @@ trap 'rm -rf "$RUN"' EXIT
 	echo "KVER=$KVER"
 	echo "TOP=$TOP"
 	echo "INTERACTIVE=$INTERACTIVE"
+	echo "KEEP_MAINLINE=$KEEP_MAINLINE"
 	echo "MODDIR=$MODDIR"
+	echo "FULL_MODDIR=$([ -n "$MODROOT" ] && echo 1 || echo 0)"
 	printf 'CMD=('
 	for a in "$@"; do printf '%q ' "$a"; done
 	printf ')\n'

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Benchmarks, run inside the VM by "make bench" under qemu -icount shift=0:
+# every scenario first on mainline's CAN modules (Debian's, loaded by path
+# from /opt/mainline-can) and then on ours, in the same boot. Prints one
+# table: scenario, mainline, ours, ours/mainline. Not a test.
+
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../../../../.." && pwd)
+BENCH=$TOP/build/selftests/can_bench
+ML=/opt/mainline-can
+OUT=/tmp/bench
+mkdir -p $OUT
+
+# scenario sizes... ; costs are per frame in virtual ns unless noted
+SCENARIOS="loop:1 loopfd:1
+sff:1 sff:10 sff:100 sff:1000 sff:10000
+eff:1 eff:10 eff:100 eff:1000 eff:10000
+mask:1 mask:10 mask:100 mask:1000 mask:10000
+all:1 all:10 all:100
+invmix:3 invmix:300 invmix:3000
+regtime:10000 memsock:1000 memfilt:512"
+
+load_mainline() {
+	insmod $ML/can/dev/can-dev.ko
+	insmod $ML/can/vcan.ko
+	insmod $ML/can/can.ko
+	insmod $ML/can/can-raw.ko
+	insmod $ML/can/can-bcm.ko
+}
+
+unload_mainline() {
+	rmmod can-bcm can-raw vcan can can-dev
+}
+
+load_ours() {
+	modprobe vcan
+	modprobe can-raw
+	modprobe can-bcm
+}
+
+unload_ours() {
+	modprobe -r can-bcm can-raw vcan
+	modprobe -r can 2>/dev/null || true
+	lsmod | grep -q '^can-dev' && modprobe -r can-dev || true
+}
+
+run_all() {
+	local who=$1 sc n
+
+	for entry in $SCENARIOS; do
+		sc=${entry%%:*}
+		n=${entry#*:}
+		ip link add dev vcanb type vcan
+		ip link set vcanb up
+		if [ "$sc" = loopfd ]; then
+			ip link set vcanb down
+			ip link set vcanb mtu 72
+			ip link set vcanb up
+		fi
+		"$BENCH" vcanb "$sc" "$n" >> "$OUT/$who"
+		ip link del dev vcanb
+	done
+	if [ -x "$TOP/build/selftests/bcm_bench" ]; then
+		ip link add dev vcanb type vcan
+		ip link set vcanb up
+		"$TOP/build/selftests/bcm_bench" vcanb >> "$OUT/$who" || true
+		ip link del dev vcanb
+	fi
+}
+
+: > $OUT/mainline
+: > $OUT/ours
+load_mainline
+run_all mainline
+unload_mainline
+load_ours
+run_all ours
+unload_ours
+
+printf '%-10s %6s %12s %12s %7s\n' scenario N mainline ours ratio
+join -j1 <(awk '{print $1"/"$2, $3}' $OUT/mainline | sort) \
+	<(awk '{print $1"/"$2, $3}' $OUT/ours | sort) |
+	awk '{ split($1, k, "/"); r = $2 > 0 ? $3 / $2 : 0;
+	       printf "%-10s %6s %12s %12s %7.2f\n", k[1], k[2], $2, $3, r }' |
+	sort -k1,1 -k2,2n

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive dispatch benchmark: the cost per frame of sending on a vcan
+ * interface with local loopback while many sockets hold receive filters.
+ * Not a test. Meant to run in the VM under "qemu -icount shift=0", where
+ * CLOCK_MONOTONIC counts executed instructions and repeats to about 0.1%.
+ *
+ *   can_bench IFNAME SCENARIO N [FRAMES]
+ *
+ * prints "SCENARIO N NS_PER_FRAME". Scenarios:
+ *   loop        one receiver, classic frames      (N ignored)
+ *   loopfd      one receiver, CAN FD frames       (N ignored)
+ *   sff         one matching receiver + N exact 11-bit filters that miss
+ *   eff         the same with exact 29-bit filters
+ *   mask        the same with mask filters of three distinct masks
+ *   all         N receivers without filters, all of them read each frame
+ *   invmix      one matching receiver + N filters: a third inverted (and
+ *               missing), a third error-mask filters, a third exact
+ *   regtime     guest ns to register N exact filters (one per socket)
+ *   memsock     slab bytes per socket with one filter (N sockets)
+ *   memfilt     slab bytes per filter (N filters on one socket, N <= 512)
+ */
+
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/can.h>
+#include <linux/can/raw.h>
+
+#define SENT_SFF_ID	0x7A5
+#define SENT_EFF_ID	0x1ABCDEF0
+
+static int ifindex;
+static canid_t sent_id = SENT_SFF_ID;
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int raw_socket(const struct can_filter *f, int nf, int fd_frames)
+{
+	struct sockaddr_can addr = { .can_family = AF_CAN };
+	int s = socket(PF_CAN, SOCK_RAW, CAN_RAW);
+
+	if (s < 0)
+		die("socket");
+	if (fd_frames &&
+	    setsockopt(s, SOL_CAN_RAW, CAN_RAW_FD_FRAMES, &fd_frames, sizeof(fd_frames)))
+		die("CAN_RAW_FD_FRAMES");
+	if (nf >= 0 && setsockopt(s, SOL_CAN_RAW, CAN_RAW_FILTER, f, nf * sizeof(*f)))
+		die("CAN_RAW_FILTER");
+	addr.can_ifindex = ifindex;
+	if (bind(s, (struct sockaddr *)&addr, sizeof(addr)))
+		die("bind");
+	return s;
+}
+
+/* A filter that never matches the frames we send, for receiver i. */
+static struct can_filter missing_filter(const char *scenario, int i)
+{
+	static const canid_t masks[] = { 0x7FE, 0x7F0, CAN_EFF_FLAG | 0x1FFFFF00 };
+	struct can_filter f;
+
+	if (!strcmp(scenario, "sff")) {
+		f.can_id = (SENT_SFF_ID + 1 + i) % 0x800;
+		if (f.can_id == SENT_SFF_ID)
+			f.can_id = 0;
+		f.can_mask = CAN_SFF_MASK | CAN_EFF_FLAG | CAN_RTR_FLAG;
+	} else if (!strcmp(scenario, "eff")) {
+		f.can_id = CAN_EFF_FLAG | ((SENT_EFF_ID + 1 + i * 7919) & CAN_EFF_MASK);
+		f.can_mask = CAN_EFF_MASK | CAN_EFF_FLAG | CAN_RTR_FLAG;
+	} else if (!strcmp(scenario, "mask")) {
+		f.can_mask = masks[i % 3];
+		if (f.can_mask & CAN_EFF_FLAG)
+			f.can_id = CAN_EFF_FLAG | ((i * 2654435761u) & 0x1FFFFF00);
+		else
+			f.can_id = (i * 37) & f.can_mask;
+		/* Never the id we send. */
+		if ((f.can_id & f.can_mask) == (SENT_SFF_ID & f.can_mask))
+			f.can_id ^= 0x100;
+	} else { /* invmix */
+		switch (i % 3) {
+		case 0:	/* inverted exact filter on the sent id: misses */
+			f.can_id = SENT_SFF_ID | CAN_INV_FILTER;
+			f.can_mask = CAN_SFF_MASK | CAN_EFF_FLAG;
+			break;
+		case 1:	/* error frames only */
+			f.can_id = CAN_ERR_FLAG;
+			f.can_mask = CAN_ERR_MASK;
+			break;
+		default:
+			f.can_id = (SENT_SFF_ID + 1 + i) % 0x800;
+			if (f.can_id == SENT_SFF_ID)
+				f.can_id = 0;
+			f.can_mask = CAN_SFF_MASK | CAN_EFF_FLAG;
+		}
+	}
+	return f;
+}
+
+static long slab_bytes(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		die("/proc/meminfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+static void raise_fd_limit(int n)
+{
+	struct rlimit rl = { n + 64, n + 64 };
+
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		die("setrlimit");
+}
+
+/* Send FRAMES frames, each read back by every socket in rx[]. */
+static double run_traffic(int tx, int *rx, int nrx, int fd, long frames)
+{
+	struct canfd_frame cf = { .can_id = sent_id, .len = fd ? 64 : 8 };
+	size_t mtu = fd ? CANFD_MTU : CAN_MTU;
+	struct canfd_frame in;
+	long long start;
+	long i;
+	int r;
+
+	start = now_ns();
+	for (i = 0; i < frames; i++) {
+		cf.data[0] = i;
+		if (write(tx, &cf, mtu) != (ssize_t)mtu)
+			die("write");
+		for (r = 0; r < nrx; r++)
+			if (read(rx[r], &in, sizeof(in)) != (ssize_t)mtu)
+				die("read");
+	}
+	return (double)(now_ns() - start) / frames;
+}
+
+static int *open_missing(const char *scenario, int n)
+{
+	int *s = calloc(n + 1, sizeof(int));
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct can_filter f = missing_filter(scenario, i);
+
+		s[i] = raw_socket(&f, 1, 0);
+	}
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	struct can_filter match = { SENT_SFF_ID, CAN_SFF_MASK | CAN_EFF_FLAG };
+	const char *scenario;
+	long frames = 2000;
+	int n, tx, rx, i;
+	double cost;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s IFNAME SCENARIO N [FRAMES]\n", argv[0]);
+		return 2;
+	}
+	ifindex = if_nametoindex(argv[1]);
+	if (!ifindex)
+		die(argv[1]);
+	scenario = argv[2];
+	n = atoi(argv[3]);
+	if (argc > 4)
+		frames = atol(argv[4]);
+	raise_fd_limit(n + 16);
+
+	if (!strcmp(scenario, "loop") || !strcmp(scenario, "loopfd")) {
+		int fd = !strcmp(scenario, "loopfd");
+
+		tx = raw_socket(NULL, 0, fd);
+		rx = raw_socket(&match, 1, fd);
+		cost = run_traffic(tx, &rx, 1, fd, frames);
+	} else if (!strcmp(scenario, "all")) {
+		int *rxs = calloc(n, sizeof(int));
+
+		tx = raw_socket(NULL, 0, 0);
+		for (i = 0; i < n; i++)
+			rxs[i] = raw_socket(NULL, -1, 0);
+		cost = run_traffic(tx, rxs, n, 0, frames / (n > 10 ? 10 : 1));
+	} else if (!strcmp(scenario, "regtime")) {
+		long long start = now_ns();
+
+		open_missing("sff", n);
+		cost = now_ns() - start;
+	} else if (!strcmp(scenario, "memsock")) {
+		long before = slab_bytes();
+
+		open_missing("sff", n);
+		cost = (double)(slab_bytes() - before) / n;
+	} else if (!strcmp(scenario, "memfilt")) {
+		struct can_filter *f = calloc(n, sizeof(*f));
+		long before;
+
+		for (i = 0; i < n; i++)
+			f[i] = missing_filter("sff", i);
+		before = slab_bytes();
+		raw_socket(f, n, 0);
+		cost = (double)(slab_bytes() - before) / n;
+	} else {
+		if (!strcmp(scenario, "eff")) {
+			sent_id = CAN_EFF_FLAG | SENT_EFF_ID;
+			match.can_id = sent_id;
+			match.can_mask = CAN_EFF_MASK | CAN_EFF_FLAG;
+		}
+		tx = raw_socket(NULL, 0, 0);
+		rx = raw_socket(&match, 1, 0);
+		open_missing(scenario, n);
+		cost = run_traffic(tx, &rx, 1, 0, frames);
+	}
+	printf("%s %d %.0f\n", scenario, n, cost);
+	return 0;
+}

@@ -196,7 +196,10 @@ qrc=${PIPESTATUS[0]}
 set -e
 
 rc=$(sed -n 's/^CANVM-EXIT: \([0-9]*\).*/\1/p' "$OUT" | tail -1)
-if grep -qE 'Oops|BUG:|WARNING:|Kernel panic|Call Trace|general protection|lockdep|suspicious RCU|UBSAN|KASAN|kmemleak:.*unreferenced' "$CONSOLE"; then
+# What the kernel prints when one of its checkers fires: KASAN and
+# sleep-in-atomic say BUG:, lockdep, RCU and WARN_ON say WARNING:.
+REPORTS='Oops:|BUG:|WARNING:|Kernel panic|Call Trace:|general protection fault|UBSAN:|ODEBUG:|kmemleak: [0-9]+ new suspected|INFO: task .* blocked|detected stall'
+if grep -qE "$REPORTS" "$CONSOLE"; then
 	echo "vmtest: the guest kernel reported a problem; kernel log follows" >&2
 	cat "$CONSOLE" >&2
 	exit 125

@@ -29,12 +29,13 @@ struct can_proto {
  * How many bytes of a user-supplied option or message reach up to and
  * including @member, for ABI versions that grew a structure at its end.
  */
-#define CAN_REQUIRED_SIZE(struct_type, member) \
-	(offsetof(typeof(struct_type), member) + \
-	 sizeof(((typeof(struct_type) *)(NULL))->member))
+#define CAN_REQUIRED_SIZE(type, member) offsetofend(type, member)
 
-/* Name of a device for log messages, "any" for the all-devices list. */
-#define DNAME(dev) ((dev) ? (dev)->name : "any")
+/* Name of a device for messages; NULL stands for all devices. */
+static inline const char *can_dev_name(const struct net_device *dev)
+{
+	return dev ? dev->name : "any";
+}
 
 /**
  * typedef can_rx_func_t - a receiver's callback

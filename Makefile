@@ -9,6 +9,7 @@
 #   make check-debug the suite on a Linux 6.1 built with our code in-tree
 #                   and KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN on
 #   make bench      benchmarks, mainline's modules against ours (not a test)
+#   make patches    the tree as a patch series against linux-source-6.1
 #   make deps       install what the above need (Debian packages)
 #
 # KDIR picks the newest installed linux-headers-*-amd64; set it (or KVER)
@@ -35,7 +36,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG
 
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
-.PHONY: all modules clean deps need-deps selftests check check-debug demo vm bench
+.PHONY: all modules clean deps need-deps selftests check check-debug demo vm bench patches
 
 all: modules
 
@@ -76,3 +77,6 @@ check-debug: selftests
 bench: modules selftests
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --keep-mainline --timeout 1800 \
 		--qemu-args "-icount shift=0" -- $(SRC)/$(SELFTESTS)/bench.sh
+
+patches: need-deps
+	$(SRC)/scripts/can-patches.py --checkpatch

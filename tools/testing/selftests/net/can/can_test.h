@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the CAN selftests: create and remove vcan links over
+ * rtnetlink, open and bind CAN_RAW sockets, send frames and wait for them
+ * with poll() and a timeout. Each helper returns -errno (or a negative
+ * value with errno set) so that tests can compare errors by name.
+ */
+
+#ifndef _CAN_TEST_H
+#define _CAN_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/can.h>
+#include <linux/can/error.h>
+#include <linux/can/raw.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+/*
+ * EXPECT_EQ(sizeof(x), call()) is the natural way to write many checks
+ * here; the harness compares the two values exactly, so the sign
+ * mismatch warning only adds noise.
+ */
+#pragma GCC diagnostic ignored "-Wsign-compare"
+
+#ifndef PF_CAN
+#define PF_CAN 29
+#define AF_CAN PF_CAN
+#endif
+
+/* How long to wait for a frame that must arrive (a TCG guest is slow). */
+#define CT_RX_TIMEOUT_MS	3000
+/* How long to watch for a frame that must not arrive, after a witness. */
+#define CT_QUIET_MS		50
+
+/* ---- rtnetlink ------------------------------------------------------- */
+
+struct ct_nlreq {
+	struct nlmsghdr nh;
+	struct ifinfomsg ifi;
+	char attrs[512];
+};
+
+static inline struct rtattr *ct_nla_put(struct ct_nlreq *req, int type,
+					const void *data, int len)
+{
+	struct nlmsghdr *nh = &req->nh;
+	char *base = (char *)req;
+	struct rtattr *rta = (struct rtattr *)(base + NLMSG_ALIGN(nh->nlmsg_len));
+
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	return rta;
+}
+
+static inline void ct_nla_end(struct ct_nlreq *req, struct rtattr *nest)
+{
+	nest->rta_len = (char *)req + req->nh.nlmsg_len - (char *)nest;
+}
+
+/* Send one request and return the kernel's answer: 0 or -errno. */
+static inline int ct_nl_talk(struct nlmsghdr *nh)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	char buf[4096];
+	struct nlmsghdr *ans = (struct nlmsghdr *)buf;
+	int fd, len, err;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	nh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	nh->nlmsg_seq = 1;
+	if (sendto(fd, nh, nh->nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	len = recv(fd, buf, sizeof(buf), 0);
+	err = len < 0 ? -errno : -EPROTO;
+	if (len >= (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)) &&
+	    ans->nlmsg_type == NLMSG_ERROR)
+		err = ((struct nlmsgerr *)NLMSG_DATA(ans))->error;
+	close(fd);
+	return err;
+}
+
+static inline void ct_nl_init(struct ct_nlreq *req, int type, int flags,
+			      int ifindex)
+{
+	memset(req, 0, sizeof(*req));
+	req->nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
+	req->nh.nlmsg_type = type;
+	req->nh.nlmsg_flags = flags;
+	req->ifi.ifi_family = AF_UNSPEC;
+	req->ifi.ifi_index = ifindex;
+}
+
+/* Create a vcan link called @name (down). Returns 0 or -errno. */
+static inline int ct_vcan_add(const char *name)
+{
+	struct ct_nlreq req;
+	struct rtattr *linkinfo;
+
+	ct_nl_init(&req, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
+	ct_nla_put(&req, IFLA_IFNAME, name, strlen(name) + 1);
+	linkinfo = ct_nla_put(&req, IFLA_LINKINFO, NULL, 0);
+	ct_nla_put(&req, IFLA_INFO_KIND, "vcan", strlen("vcan"));
+	ct_nla_end(&req, linkinfo);
+	return ct_nl_talk(&req.nh);
+}
+
+/* Delete a link by name; -ENODEV if it is already gone. */
+static inline int ct_link_del(const char *name)
+{
+	struct ct_nlreq req;
+
+	ct_nl_init(&req, RTM_DELLINK, 0, 0);
+	ct_nla_put(&req, IFLA_IFNAME, name, strlen(name) + 1);
+	return ct_nl_talk(&req.nh);
+}
+
+/* Move link @name into the network namespace open at @netns_fd. */
+static inline int ct_link_set_netns(const char *name, int netns_fd)
+{
+	struct ct_nlreq req;
+
+	ct_nl_init(&req, RTM_NEWLINK, 0, 0);
+	ct_nla_put(&req, IFLA_IFNAME, name, strlen(name) + 1);
+	ct_nla_put(&req, IFLA_NET_NS_FD, &netns_fd, sizeof(netns_fd));
+	return ct_nl_talk(&req.nh);
+}
+
+/* ---- interface ioctls ------------------------------------------------ */
+
+static inline int ct_ifreq(unsigned long cmd, struct ifreq *ifr)
+{
+	int fd, err = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, cmd, ifr) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static inline int ct_link_set_up(const char *name, bool up)
+{
+	struct ifreq ifr = {};
+	int err;
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	err = ct_ifreq(SIOCGIFFLAGS, &ifr);
+	if (err)
+		return err;
+	if (up)
+		ifr.ifr_flags |= IFF_UP;
+	else
+		ifr.ifr_flags &= ~IFF_UP;
+	return ct_ifreq(SIOCSIFFLAGS, &ifr);
+}
+
+static inline int ct_link_set_mtu(const char *name, int mtu)
+{
+	struct ifreq ifr = { .ifr_mtu = mtu };
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	return ct_ifreq(SIOCSIFMTU, &ifr);
+}
+
+static inline int ct_link_mtu(const char *name)
+{
+	struct ifreq ifr = {};
+	int err;
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	err = ct_ifreq(SIOCGIFMTU, &ifr);
+	return err ? err : ifr.ifr_mtu;
+}
+
+/* A name no other test uses at the same time: tests run in own processes. */
+static inline void ct_ifname(char *buf, char tag)
+{
+	static unsigned int seq;
+
+	snprintf(buf, IFNAMSIZ, "ct%c%u_%u", tag, (unsigned int)getpid() % 100000,
+		 seq++);
+}
+
+/* Create vcan @name with @mtu (0: keep the default), bring it up. */
+static inline int ct_vcan_create(const char *name, int mtu, bool up)
+{
+	int err = ct_vcan_add(name);
+
+	if (!err && mtu)
+		err = ct_link_set_mtu(name, mtu);
+	if (!err && up)
+		err = ct_link_set_up(name, true);
+	if (err)
+		ct_link_del(name);
+	return err;
+}
+
+/* Read /sys/class/net/@name/statistics/@counter; -1 on error. */
+static inline long long ct_link_stat(const char *name, const char *counter)
+{
+	char path[128];
+	long long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/%s", name, counter);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &val) != 1)
+		val = -1;
+	fclose(f);
+	return val;
+}
+
+/* ---- CAN_RAW sockets ------------------------------------------------- */
+
+static inline int ct_raw_socket(void)
+{
+	return socket(PF_CAN, SOCK_RAW | SOCK_CLOEXEC, CAN_RAW);
+}
+
+static inline int ct_bind(int fd, int ifindex)
+{
+	struct sockaddr_can addr = {
+		.can_family = AF_CAN,
+		.can_ifindex = ifindex,
+	};
+
+	return bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ? -errno : 0;
+}
+
+/* An open CAN_RAW socket bound to @ifindex, or -errno. */
+static inline int ct_raw_open(int ifindex)
+{
+	int fd = ct_raw_socket();
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = ct_bind(fd, ifindex);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static inline int ct_setopt_int(int fd, int optname, int val)
+{
+	return setsockopt(fd, SOL_CAN_RAW, optname, &val, sizeof(val)) ? -errno : 0;
+}
+
+static inline int ct_set_filters(int fd, const struct can_filter *f, int count)
+{
+	return setsockopt(fd, SOL_CAN_RAW, CAN_RAW_FILTER, f,
+			  count * sizeof(*f)) ? -errno : 0;
+}
+
+static inline int ct_set_err_mask(int fd, can_err_mask_t mask)
+{
+	return setsockopt(fd, SOL_CAN_RAW, CAN_RAW_ERR_FILTER, &mask,
+			  sizeof(mask)) ? -errno : 0;
+}
+
+static inline struct can_frame ct_frame(canid_t id, int len)
+{
+	struct can_frame cf = { .can_id = id, .len = len };
+	int i;
+
+	for (i = 0; i < len && i < CAN_MAX_DLEN; i++)
+		cf.data[i] = (id + i) & 0xff;
+	return cf;
+}
+
+/* Send a classic frame; 0 or -errno. */
+static inline int ct_send(int fd, canid_t id, int len)
+{
+	struct can_frame cf = ct_frame(id, len);
+	ssize_t n = write(fd, &cf, sizeof(cf));
+
+	if (n < 0)
+		return -errno;
+	return n == sizeof(cf) ? 0 : -EIO;
+}
+
+/* Wait up to @ms for @fd to become readable; 1 if it did, 0 if not. */
+static inline int ct_wait_readable(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int n;
+
+	do {
+		n = poll(&pfd, 1, ms);
+	} while (n < 0 && errno == EINTR);
+	return n > 0 && (pfd.revents & POLLIN);
+}
+
+/*
+ * Receive one frame within @ms into @buf (up to @size bytes). Returns the
+ * frame size, -ETIMEDOUT if none came, or -errno from recvmsg().
+ * @flags (may be NULL) gets msg_flags, @ifindex (may be NULL) the source.
+ */
+static inline int ct_recv(int fd, void *buf, size_t size, int ms, int *flags,
+			  int *ifindex)
+{
+	struct sockaddr_can addr = {};
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct msghdr msg = {
+		.msg_name = &addr, .msg_namelen = sizeof(addr),
+		.msg_iov = &iov, .msg_iovlen = 1,
+	};
+	ssize_t n;
+
+	if (!ct_wait_readable(fd, ms))
+		return -ETIMEDOUT;
+	n = recvmsg(fd, &msg, MSG_DONTWAIT);
+	if (n < 0)
+		return -errno;
+	if (flags)
+		*flags = msg.msg_flags;
+	if (ifindex)
+		*ifindex = addr.can_ifindex;
+	return n;
+}
+
+/* Receive a classic frame within the standard timeout; its can_id or -err. */
+static inline long long ct_recv_id(int fd, int ms)
+{
+	struct can_frame cf;
+	int n = ct_recv(fd, &cf, sizeof(cf), ms, NULL, NULL);
+
+	return n < 0 ? n : (long long)cf.can_id;
+}
+
+/* True if nothing is waiting on @fd after a short grace period. */
+static inline bool ct_is_quiet(int fd)
+{
+	return !ct_wait_readable(fd, CT_QUIET_MS);
+}
+
+/* Throw away whatever is queued on @fd. */
+static inline void ct_drain(int fd)
+{
+	char buf[CANFD_MTU];
+
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+}
+
+static inline int ct_sock_error(int fd)
+{
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len))
+		return -errno;
+	return err;
+}
+
+/* Wait up to @ms for POLLERR on @fd; true if it came. */
+static inline bool ct_wait_pollerr(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = 0 };
+
+	return poll(&pfd, 1, ms) > 0 && (pfd.revents & POLLERR);
+}
+
+static inline long long ct_now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* ---- /proc/net/can --------------------------------------------------- */
+
+/* Read a whole file into a malloc'ed string (NULL on error). */
+static inline char *ct_read_file(const char *path)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
+	int fd;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(buf);
+		return NULL;
+	}
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += n;
+		if (cap - len < 2) {
+			char *nbuf = realloc(buf, cap * 2);
+
+			if (!nbuf)
+				break;
+			buf = nbuf;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+/*
+ * The number on the line of /proc/net/can/stats that ends in "(@tag)",
+ * e.g. tag "RXF" for received frames; -1 if the line is missing.
+ */
+static inline long ct_proc_stat(const char *tag)
+{
+	char *text = ct_read_file("/proc/net/can/stats");
+	char want[16], *line, *save = NULL;
+	long val = -1;
+
+	if (!text)
+		return -1;
+	snprintf(want, sizeof(want), "(%s)", tag);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, want)) {
+			val = strtol(line, NULL, 10);
+			break;
+		}
+	}
+	free(text);
+	return val;
+}
+
+#endif /* _CAN_TEST_H */

@@ -5,6 +5,8 @@
  * the messages (status replies and events) they queue to their socket.
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uio.h>

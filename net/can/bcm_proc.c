@@ -55,7 +55,7 @@ static void bcm_proc_show_op(struct seq_file *m, const char *kind,
 	char ifname[IFNAMSIZ];
 
 	seq_printf(m, "%s: %03X %-5s ", kind, op->can_id,
-		   bcm_proc_ifname(seq_file_net(m), op->ifindex, ifname));
+		   bcm_proc_ifname(m->private, op->ifindex, ifname));
 	seq_printf(m, op->is_fd ? "(%u) " : "[%u] ", l->nframes);
 }
 
@@ -96,7 +96,8 @@ static void bcm_proc_show_tx(struct seq_file *m, struct bcm_op *op)
 }
 
 /* The socket outlives this: bcm_proc_sock_remove() waits for running
- * readers. The operations are freed after an RCU grace period.
+ * readers. The operations are freed after an RCU grace period. A single
+ * file of a namespace has the namespace itself as m->private.
  */
 static int bcm_proc_show(struct seq_file *m, void *v)
 {
@@ -107,7 +108,7 @@ static int bcm_proc_show(struct seq_file *m, void *v)
 
 	seq_printf(m, ">>> socket %pK / sk %pK / bo %pK / dropped %lu / bound %s <<<\n",
 		   sk->sk_socket, sk, bo, atomic_long_read(&bo->dropped),
-		   bcm_proc_ifname(seq_file_net(m), READ_ONCE(bo->ifindex),
+		   bcm_proc_ifname(m->private, READ_ONCE(bo->ifindex),
 				   ifname));
 
 	rcu_read_lock();

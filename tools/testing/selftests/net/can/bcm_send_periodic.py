@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# python-can's periodic send (Debian's python3-can) against the broadcast
+# manager: python-can sets up, updates and deletes BCM transmissions the
+# way many test benches do, and a python-can raw bus watches the result.
+# Prints KTAP.
+
+import os
+import subprocess
+import sys
+import time
+
+try:
+    import can
+except ImportError:
+    can = None
+
+IFNAME = "bcmpy%d" % (os.getpid() % 100000)
+results = []
+
+
+def ip(*args):
+    subprocess.run(["ip", "link"] + list(args), check=True)
+
+
+def collect(bus, seconds):
+    """Frames received within the next @seconds, with their timestamps."""
+    frames = []
+    end = time.monotonic() + seconds
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            return frames
+        msg = bus.recv(timeout=left)
+        if msg is not None:
+            frames.append(msg)
+
+
+def in_first_second(frames):
+    t0 = frames[0].timestamp
+    return sum(1 for f in frames if f.timestamp - t0 < 1.0)
+
+
+def test_period_of_10ms_gives_100_frames_per_second(tx, rx):
+    msg = can.Message(arbitration_id=0x101, data=[1, 2, 3],
+                      is_extended_id=False)
+    task = tx.send_periodic(msg, 0.01)
+    frames = collect(rx, 1.3)
+    task.stop()
+    n = in_first_second(frames)
+    return 99 <= n <= 101, "%d frames in the first second" % n
+
+
+def test_duration_limits_the_frames(tx, rx):
+    msg = can.Message(arbitration_id=0x102, data=[4], is_extended_id=False)
+    tx.send_periodic(msg, 0.01, duration=0.3)
+    frames = collect(rx, 0.8)
+    want = int(0.3 / 0.01)     # python-can asks the BCM for this count
+    return len(frames) == want, "%d frames, want %d" % (len(frames), want)
+
+
+def test_modify_data_changes_later_frames(tx, rx):
+    msg = can.Message(arbitration_id=0x103, data=[1], is_extended_id=False)
+    task = tx.send_periodic(msg, 0.01)
+    collect(rx, 0.1)
+    task.modify_data(can.Message(arbitration_id=0x103, data=[2],
+                                 is_extended_id=False))
+    time.sleep(0.05)
+    rx_frames = collect(rx, 0.2)
+    task.stop()
+    new = [f for f in rx_frames if list(f.data) == [2]]
+    old = [f for f in rx_frames[len(rx_frames) // 2:] if list(f.data) == [1]]
+    return len(new) >= 10 and not old, "%d new, %d old" % (len(new), len(old))
+
+
+def test_stop_ends_the_transmission(tx, rx):
+    msg = can.Message(arbitration_id=0x104, data=[5], is_extended_id=False)
+    task = tx.send_periodic(msg, 0.01)
+    before = collect(rx, 0.2)
+    task.stop()
+    collect(rx, 0.05)
+    after = collect(rx, 0.3)
+    return len(before) > 5 and not after, \
+        "%d before, %d after stop" % (len(before), len(after))
+
+
+def test_two_tasks_may_share_a_can_id(tx, rx):
+    # python-can names each BCM operation by a task number, not by the
+    # frame's identifier, so both tasks live side by side.
+    tasks = [tx.send_periodic(can.Message(arbitration_id=0x105, data=[d],
+                                          is_extended_id=False), 0.01)
+             for d in (1, 2)]
+    frames = collect(rx, 0.3)
+    for t in tasks:
+        t.stop()
+    seen = {f.data[0] for f in frames if f.arbitration_id == 0x105}
+    return seen == {1, 2}, "data seen %s" % sorted(seen)
+
+
+def test_stopped_task_restarts(tx, rx):
+    msg = can.Message(arbitration_id=0x107, data=[7], is_extended_id=False)
+    task = tx.send_periodic(msg, 0.01)
+    task.stop()
+    collect(rx, 0.1)
+    task.start()
+    frames = collect(rx, 0.3)
+    task.stop()
+    return len(frames) >= 20, "%d frames after restart" % len(frames)
+
+
+def test_message_list_is_sent_in_turn(tx, rx):
+    msgs = [can.Message(arbitration_id=0x106, data=[i], is_extended_id=False)
+            for i in range(3)]
+    task = tx.send_periodic(msgs, 0.01)
+    frames = collect(rx, 0.25)
+    task.stop()
+    seq = [f.data[0] for f in frames]
+    ok = len(seq) >= 9 and all(seq[i + 1] == (seq[i] + 1) % 3
+                               for i in range(len(seq) - 1))
+    return ok, "sequence %s" % seq[:9]
+
+
+TESTS = [
+    test_period_of_10ms_gives_100_frames_per_second,
+    test_duration_limits_the_frames,
+    test_modify_data_changes_later_frames,
+    test_stop_ends_the_transmission,
+    test_two_tasks_may_share_a_can_id,
+    test_stopped_task_restarts,
+    test_message_list_is_sent_in_turn,
+]
+
+
+def main():
+    print("TAP version 13")
+    print("1..%d" % len(TESTS))
+    if can is None:
+        for i, t in enumerate(TESTS, 1):
+            print("ok %d %s # SKIP python3-can missing" % (i, t.__name__))
+        print("# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:%d error:0"
+              % len(TESTS))
+        return 0
+
+    ip("add", "dev", IFNAME, "type", "vcan")
+    ip("set", IFNAME, "up")
+    passed = failed = 0
+    try:
+        for i, t in enumerate(TESTS, 1):
+            tx = can.Bus(channel=IFNAME, interface="socketcan")
+            rx = can.Bus(channel=IFNAME, interface="socketcan")
+            try:
+                ok, note = t(tx, rx)
+            except Exception as e:  # a crash is a failure, not an abort
+                ok, note = False, "exception %r" % e
+            finally:
+                tx.shutdown()
+                rx.shutdown()
+            print("# %s: %s" % (t.__name__, note))
+            print("%s %d %s" % ("ok" if ok else "not ok", i, t.__name__))
+            passed += ok
+            failed += not ok
+    finally:
+        subprocess.run(["ip", "link", "del", "dev", IFNAME])
+    print("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0"
+          % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Timing of the broadcast manager, measured from the receive timestamps of
+ * the frames on the bus: cycle rates, the switch from ival1 to ival2,
+ * receive timeouts and the throttling of RX_CHANGED.
+ */
+
+#include "bcm_util.h"
+#include "kselftest_harness.h"
+
+FIXTURE(timing) {
+	char ifname[IFNAMSIZ];
+	int ifindex;
+	int s;
+	int raw;
+	struct bcm_msg m;
+};
+
+FIXTURE_SETUP(timing)
+{
+	self->ifindex = vcan_create(self->ifname, 0);
+	ASSERT_LT(0, self->ifindex);
+	self->s = bcm_socket(self->ifindex);
+	self->raw = raw_socket(self->ifindex);
+	if (self->s < 0 || self->raw < 0)
+		vcan_destroy(self->ifname);
+	ASSERT_LE(0, self->s);
+	ASSERT_LE(0, self->raw);
+}
+
+FIXTURE_TEARDOWN(timing)
+{
+	close(self->s);
+	close(self->raw);
+	vcan_destroy(self->ifname);
+}
+
+/* Receive times of the next @n frames, in ns; returns how many came. */
+static int collect(int raw, long long *t, int n, int timeout_ms)
+{
+	struct canfd_frame cf;
+	struct timespec ts;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (raw_read(raw, &cf, timeout_ms, &ts) <= 0)
+			break;
+		t[i] = ts_ns(&ts);
+	}
+	return i;
+}
+
+TEST_F(timing, cyclic_10ms_op_sends_100_frames_in_one_second)
+{
+	long long t[150];
+	int n, in_window = 0, i;
+
+	ASSERT_LT(0, bcm_tx_cyclic(self->s, 0x100, 10000, 8, 0x55));
+	n = collect(self->raw, t, 150, 1000);
+	ASSERT_LT(101, n);
+	for (i = 0; i < n; i++)
+		in_window += t[i] - t[0] < 1000000000LL;
+	TH_LOG("%d frames in the first second", in_window);
+	EXPECT_LE(99, in_window);
+	EXPECT_GE(101, in_window);
+}
+
+TEST_F(timing, count_frames_use_ival1_then_ival2)
+{
+	long long t[14], gap;
+	int i;
+
+	bcm_head(&self->m, TX_SETUP, SETTIMER | STARTTIMER, 0x100, 1);
+	self->m.head.count = 10;
+	self->m.head.ival1 = bcm_us(5000);
+	self->m.head.ival2 = bcm_us(50000);
+	memset(&self->m.cc[0], 0, sizeof(self->m.cc[0]));
+	self->m.cc[0].can_id = 0x100;
+	ASSERT_LT(0, bcm_write(self->s, &self->m));
+
+	ASSERT_EQ(14, collect(self->raw, t, 14, 1000));
+	/* Ten frames (the first right away) at 5 ms, then 50 ms apart. */
+	gap = (t[9] - t[0]) / 9;
+	TH_LOG("ival1 gap %lld us, ival2 gaps %lld %lld %lld us", gap / 1000,
+	       (t[10] - t[9]) / 1000, (t[11] - t[10]) / 1000,
+	       (t[13] - t[12]) / 1000);
+	EXPECT_LT(4000000LL, gap);
+	EXPECT_GT(7000000LL, gap);
+	for (i = 10; i < 14; i++) {
+		EXPECT_LT(40000000LL, t[i] - t[i - 1]);
+		EXPECT_GT(65000000LL, t[i] - t[i - 1]);
+	}
+}
+
+TEST_F(timing, rx_timeout_comes_after_ival1)
+{
+	long long start = now_ns(), took;
+
+	bcm_head(&self->m, RX_SETUP, RX_FILTER_ID | SETTIMER | STARTTIMER,
+		 0x100, 0);
+	self->m.head.ival1 = bcm_us(100000);
+	ASSERT_LT(0, bcm_write(self->s, &self->m));
+	ASSERT_LT(0, bcm_read(self->s, &self->m, 2000, NULL, NULL));
+	took = now_ns() - start;
+	TH_LOG("RX_TIMEOUT after %lld us", took / 1000);
+	EXPECT_EQ((unsigned int)RX_TIMEOUT, self->m.head.opcode);
+	EXPECT_LE(100000000LL, took);
+	EXPECT_GT(300000000LL, took);
+}
+
+/*
+ * Frames change every 2 ms for a second; with a 100 ms throttle the reader
+ * gets about ten RX_CHANGED, never two within a throttle period (as the
+ * reader sees it, with slack for its own wake-up), and the last one holds
+ * the last frame sent.
+ */
+TEST_F(timing, throttled_rx_reports_at_most_once_per_ival2)
+{
+	long long end, next, last_seen = 0, min_gap = 1LL << 62;
+	struct bcm_msg r;
+	int reports = 0, sent = 0, last_data = -1;
+
+	bcm_head(&self->m, RX_SETUP, RX_FILTER_ID | SETTIMER, 0x100, 0);
+	self->m.head.ival2 = bcm_us(100000);
+	ASSERT_LT(0, bcm_write(self->s, &self->m));
+
+	next = now_ns();
+	end = next + 1000000000LL;
+	while (next < end) {
+		long long now = now_ns();
+
+		if (now >= next) {
+			ASSERT_EQ(0, raw_send_byte(self->raw, 0x100, ++sent));
+			next += 2000000;
+		}
+		while (bcm_read(self->s, &r, 0, NULL, NULL) > 0) {
+			now = now_ns();
+			if (last_seen && now - last_seen < min_gap)
+				min_gap = now - last_seen;
+			last_seen = now;
+			reports++;
+			last_data = r.cc[0].data[0];
+		}
+		usleep(500);
+	}
+	while (bcm_read(self->s, &r, 300, NULL, NULL) > 0) {
+		reports++;
+		last_data = r.cc[0].data[0];
+	}
+	TH_LOG("%d frames, %d reports, closest %lld us", sent, reports,
+	       min_gap / 1000);
+	EXPECT_LE(5, reports);
+	EXPECT_GE(13, reports);
+	EXPECT_LT(50000000LL, min_gap);
+	EXPECT_EQ(sent & 0xff, last_data);
+}
+
+TEST_HARNESS_MAIN

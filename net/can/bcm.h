@@ -117,7 +117,8 @@ struct bcm_rx {
  * @kt_ival2: @ival2 as ktime_t
  * @next_frame: TX, index of the frame the next transmission takes
  * @reply_ifindex: interface named in the address of replies
- * @frames_seen: frames sent (TX) or received and matched (RX)
+ * @frames_seen: frames sent (TX) or received and matched (RX); plain
+ *	counters, as the per-frame path holds @lock anyway
  * @frames_reported: RX, RX_CHANGED messages produced
  * @frames: the frames to send, or the filter (mask, then mux values)
  * @timer: TX cycle, or RX timeout

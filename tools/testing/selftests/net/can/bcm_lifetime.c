@@ -219,6 +219,41 @@ TEST_F(life, proc_file_goes_with_the_device)
 	EXPECT_NE(0, access(path, F_OK));
 }
 
+/* The "dropped" field of the socket's /proc file. */
+static long proc_dropped(const char *path)
+{
+	char buf[512];
+	FILE *f = fopen(path, "r");
+	char *p;
+
+	if (!f)
+		return -1;
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = 0;
+	fclose(f);
+	p = strstr(buf, "dropped ");
+	return p ? atol(p + 8) : -1;
+}
+
+TEST_F(life, replies_lost_to_a_full_queue_are_counted)
+{
+	int small = 1, delivered = 0, i;
+	char path[64];
+
+	ASSERT_EQ(0, setsockopt(self->s, SOL_SOCKET, SO_RCVBUF, &small,
+				sizeof(small)));
+	bcm_head(&self->m, RX_SETUP, RX_FILTER_ID, 0x40, 0);
+	ASSERT_LT(0, bcm_write(self->s, &self->m));
+	for (i = 0; i < 200; i++)
+		ASSERT_EQ(0, raw_send_byte(self->raw, 0x40, i));
+	usleep(100000);
+	while (bcm_read(self->s, &self->m, 0, NULL, NULL) > 0)
+		delivered++;
+	proc_path(self->s, path, sizeof(path));
+	TH_LOG("%d delivered, %ld dropped", delivered, proc_dropped(path));
+	EXPECT_LT(0, proc_dropped(path));
+	EXPECT_EQ(200, delivered + proc_dropped(path));
+}
+
 /* In a new namespace, /proc/net/can-bcm lists that namespace's sockets. */
 static int child_in_new_netns(const char *parent_entry)
 {

@@ -107,6 +107,20 @@ TEST_F(tx, tx_send_puts_one_frame_on_the_bus)
 	EXPECT_EQ(-EINVAL, bcm_request(self->s, TX_READ, fd_flag(variant), 0x123));
 }
 
+TEST_F(tx, fd_frame_on_classic_interface_fails_emsgsize)
+{
+	if (!variant->fd)
+		SKIP(return, "classic frames fit every interface");
+	/* The MTU of a CAN interface changes only while it is down. */
+	ASSERT_EQ(0, run_cmd("ip link set %s down && ip link set %s mtu 16 && "
+			     "ip link set %s up", self->ifname, self->ifname,
+			     self->ifname));
+	bcm_head(&self->m, TX_SEND, CAN_FD_FRAME, 0x123, 1);
+	put_frame(&self->m, variant, 0, 0x123, 12, 1);
+	/* The core refuses a frame larger than the MTU. */
+	EXPECT_EQ(-EMSGSIZE, bcm_write(self->s, &self->m));
+}
+
 TEST_F(tx, setup_without_timer_or_announce_sends_nothing)
 {
 	bcm_head(&self->m, TX_SETUP, fd_flag(variant), 0x123, 1);

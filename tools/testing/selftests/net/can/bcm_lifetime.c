@@ -7,6 +7,7 @@
  */
 
 #include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -164,6 +165,93 @@ TEST_F(life, device_removal_then_close_leaves_nothing_behind)
 	self->removed = true;
 	close(self->s);
 	self->s = -1;
+}
+
+struct churn {
+	int ifindex;
+	bool stop;	/* set by the test, read by the threads */
+};
+
+static bool churn_stopped(struct churn *c)
+{
+	return __atomic_load_n(&c->stop, __ATOMIC_RELAXED);
+}
+
+/* Sockets that come and go with running operations on them. */
+static void *churn_sockets(void *arg)
+{
+	struct churn *c = arg;
+	struct bcm_msg m;
+	int s, i;
+
+	while (!churn_stopped(c)) {
+		s = bcm_socket(c->ifindex);
+		if (s < 0)
+			break;
+		for (i = 0; i < 4; i++) {
+			bcm_tx_cyclic(s, 0x300 + i, 1000, 8, i);
+			bcm_head(&m, RX_SETUP, SETTIMER | STARTTIMER, 0x300 + i, 1);
+			m.head.ival1 = bcm_us(1000);
+			m.head.ival2 = bcm_us(2000);
+			memset(&m.cc[0], 0, sizeof(m.cc[0]));
+			m.cc[0].data[0] = 0xff;
+			bcm_write(s, &m);
+		}
+		usleep(2000);
+		close(s);
+	}
+	return NULL;
+}
+
+/* Setup, update and delete over and over on one long-lived socket. */
+static void *churn_ops(void *arg)
+{
+	struct churn *c = arg;
+	struct bcm_msg m;
+	int s = bcm_socket(c->ifindex), n = 0;
+
+	while (s >= 0 && !churn_stopped(c)) {
+		canid_t id = 0x300 + n % 4;
+
+		bcm_head(&m, RX_SETUP, RX_FILTER_ID | SETTIMER | STARTTIMER,
+			 id, 0);
+		m.head.ival1 = bcm_us(500 + n % 1000);
+		m.head.ival2 = bcm_us(n % 3 * 1000);
+		bcm_write(s, &m);
+		bcm_tx_cyclic(s, id, 1000 + n % 500, 8, n);
+		if (n % 3 == 0) {
+			bcm_request(s, RX_DELETE, 0, id);
+			bcm_request(s, TX_DELETE, 0, id);
+		}
+		drain(s);
+		n++;
+	}
+	if (s >= 0)
+		close(s);
+	return NULL;
+}
+
+TEST_F(life, churn_under_traffic_then_device_removal)
+{
+	struct churn c = { .ifindex = self->ifindex };
+	pthread_t t[3];
+	long long end = now_ns() + 2000000000LL;
+	int i;
+
+	ASSERT_EQ(0, pthread_create(&t[0], NULL, churn_sockets, &c));
+	ASSERT_EQ(0, pthread_create(&t[1], NULL, churn_ops, &c));
+	ASSERT_EQ(0, pthread_create(&t[2], NULL, churn_ops, &c));
+	for (i = 0; now_ns() < end; i++) {
+		raw_send_byte(self->raw, 0x300 + i % 4, i);
+		drain(self->raw);
+		usleep(200);
+	}
+	/* The device goes while everything still runs. */
+	EXPECT_EQ(0, run_cmd("timeout 10 ip link del dev %s", self->ifname));
+	self->removed = true;
+	__atomic_store_n(&c.stop, true, __ATOMIC_RELAXED);
+	for (i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
 }
 
 static bool proc_has(const char *path, const char *needle)

@@ -279,11 +279,11 @@ TEST_F(rx, no_autotimer_reception_cancels_the_timeout)
 	rx_request(&self->m, variant,
 		   RX_FILTER_ID | SETTIMER | STARTTIMER | RX_NO_AUTOTIMER,
 		   0x123, 0);
-	self->m.head.ival1 = bcm_us(150000);
+	self->m.head.ival1 = bcm_us(500000);
 	ASSERT_LT(0, bcm_write(self->s, &self->m));
 	inject(self->raw, variant, 0x123, 1, 0, 1);
 	EXPECT_EQ(1, next_change(self->s, &self->r, variant, 1000));
-	EXPECT_EQ(0, bcm_read(self->s, &self->r, 400, NULL, NULL));
+	EXPECT_EQ(0, bcm_read(self->s, &self->r, 800, NULL, NULL));
 }
 
 /* A content filter with a timeout; the same frame before and after it. */

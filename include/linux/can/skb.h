@@ -30,26 +30,26 @@ struct can_skb_priv {
 
 static inline struct can_skb_priv *can_skb_prv(struct sk_buff *skb)
 {
-	return (struct can_skb_priv *)(skb->head);
+	return (void *)skb->head;
 }
 
 /* Make room for struct can_skb_priv; call right after allocation. */
 static inline void can_skb_reserve(struct sk_buff *skb)
 {
-	skb_reserve(skb, sizeof(struct can_skb_priv));
+	skb_reserve(skb, sizeof(*can_skb_prv(skb)));
 }
 
 /*
  * Charge @skb to @sk so that the socket lives as long as the frame does:
  * the receive path compares skb->sk with the receiving socket to report
- * the socket's own frames.
+ * the socket's own frames. A socket already being freed is not taken.
  */
 static inline void can_skb_set_owner(struct sk_buff *skb, struct sock *sk)
 {
-	if (sk && refcount_inc_not_zero(&sk->sk_refcnt)) {
-		skb->destructor = sock_efree;
-		skb->sk = sk;
-	}
+	if (!sk || !refcount_inc_not_zero(&sk->sk_refcnt))
+		return;
+	skb->sk = sk;
+	skb->destructor = sock_efree;
 }
 
 /**
@@ -61,19 +61,19 @@ static inline void can_skb_set_owner(struct sk_buff *skb, struct sock *sk)
  */
 static inline struct sk_buff *can_create_echo_skb(struct sk_buff *skb)
 {
-	struct sk_buff *nskb;
+	struct sk_buff *copy;
 
 	if (!skb_shared(skb))
 		return skb;
 
-	nskb = skb_clone(skb, GFP_ATOMIC);
-	if (unlikely(!nskb)) {
+	copy = skb_clone(skb, GFP_ATOMIC);
+	if (copy) {
+		can_skb_set_owner(copy, skb->sk);
+		consume_skb(skb);
+	} else {
 		kfree_skb(skb);
-		return NULL;
 	}
-	can_skb_set_owner(nskb, skb->sk);
-	consume_skb(skb);
-	return nskb;
+	return copy;
 }
 
 static inline bool can_is_can_skb(const struct sk_buff *skb)

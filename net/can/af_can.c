@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PF_CAN core: registers the protocol family, keeps the table of CAN
+ * protocols (raw, bcm), routes received frames to the subscribers in the
+ * receive tables and sends frames with local loopback.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/can.h>
+#include <linux/can/core.h>
+#include <linux/can/skb.h>
+#include <linux/if_arp.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/sock.h>
+
+#include "af_can.h"
+
+MODULE_DESCRIPTION("PF_CAN protocol family core");
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The CAN stack developers");
+MODULE_ALIAS_NETPROTO(PF_CAN);
+
+static unsigned int can_net_id __read_mostly;
+static struct kmem_cache *can_receiver_cache __read_mostly;
+
+/*
+ * The registered protocols, indexed by protocol number. Writers hold
+ * can_proto_mutex (process context); socket creation reads a slot under
+ * rcu_read_lock() and pins the protocol's module before leaving it.
+ */
+static const struct can_proto __rcu *can_protos[CAN_NPROTO];
+static DEFINE_MUTEX(can_proto_mutex);
+
+struct can_pernet *can_pernet(const struct net *net)
+{
+	return net_generic(net, can_net_id);
+}
+
+/*
+ * The core owns dev->ml_priv of every CAN device: the device's receive
+ * table, attached by the notifier when the device registers and detached
+ * under the namespace's rx_lock when it unregisters. Readers on the
+ * receive path run under RCU, and the table is freed only after a grace
+ * period.
+ */
+struct can_rx_table *can_dev_rx_table(struct net_device *dev)
+{
+	return netdev_get_ml_priv(dev, ML_PRIV_CAN);
+}
+
+/* ---- protocols and sockets ---- */
+
+static const struct can_proto *can_proto_get(int protocol)
+{
+	const struct can_proto *cp;
+
+	rcu_read_lock();
+	cp = rcu_dereference(can_protos[protocol]);
+	if (cp && !try_module_get(cp->prot->owner))
+		cp = NULL;
+	rcu_read_unlock();
+	return cp;
+}
+
+static void can_proto_put(const struct can_proto *cp)
+{
+	module_put(cp->prot->owner);
+}
+
+/**
+ * can_sock_destruct() - free what a CAN socket still queues
+ * @sk: the socket being destroyed
+ *
+ * Protocols use it as sk->sk_destruct (the core installs it at creation).
+ */
+void can_sock_destruct(struct sock *sk)
+{
+	skb_queue_purge(&sk->sk_receive_queue);
+	skb_queue_purge(&sk->sk_error_queue);
+}
+EXPORT_SYMBOL(can_sock_destruct);
+
+/* Allocate the sock of a new socket and let its protocol set it up. */
+static int can_sock_init(struct net *net, struct socket *sock,
+			 const struct can_proto *cp, int kern)
+{
+	struct sock *sk = sk_alloc(net, PF_CAN, GFP_KERNEL, cp->prot, kern);
+	int err;
+
+	if (!sk)
+		return -ENOMEM;
+
+	sock->ops = cp->ops;
+	sock_init_data(sock, sk);
+	sk->sk_destruct = can_sock_destruct;
+
+	err = sk->sk_prot->init ? sk->sk_prot->init(sk) : 0;
+	if (err) {
+		sock_orphan(sk);
+		sock_put(sk);
+	}
+	return err;
+}
+
+/* socket(PF_CAN, type, protocol): load the protocol on first use. */
+static int can_create(struct net *net, struct socket *sock, int protocol,
+		      int kern)
+{
+	const struct can_proto *cp;
+	int err;
+
+	sock->state = SS_UNCONNECTED;
+	if (protocol < 0 || protocol >= CAN_NPROTO)
+		return -EINVAL;
+
+	cp = can_proto_get(protocol);
+	if (!cp && request_module("can-proto-%d", protocol) == 0)
+		cp = can_proto_get(protocol);
+	if (!cp)
+		return -EPROTONOSUPPORT;
+
+	if (cp->type == sock->type)
+		err = can_sock_init(net, sock, cp, kern);
+	else
+		err = -EPROTOTYPE;
+
+	can_proto_put(cp);
+	return err;
+}
+
+/**
+ * can_proto_register() - make a CAN protocol available to socket()
+ * @cp: the protocol; must stay valid until can_proto_unregister()
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EINVAL for a protocol number out of range, -EBUSY if the
+ * number is taken, or the error of proto_register().
+ */
+int can_proto_register(const struct can_proto *cp)
+{
+	int proto = cp->protocol;
+	int err;
+
+	if (proto < 0 || proto >= CAN_NPROTO) {
+		pr_err("protocol number %d out of range\n", proto);
+		return -EINVAL;
+	}
+
+	err = proto_register(cp->prot, 0);
+	if (err)
+		return err;
+
+	mutex_lock(&can_proto_mutex);
+	if (rcu_access_pointer(can_protos[proto])) {
+		pr_err("protocol %d already registered\n", proto);
+		err = -EBUSY;
+	} else {
+		rcu_assign_pointer(can_protos[proto], cp);
+	}
+	mutex_unlock(&can_proto_mutex);
+
+	if (err)
+		proto_unregister(cp->prot);
+	return err;
+}
+EXPORT_SYMBOL(can_proto_register);
+
+/**
+ * can_proto_unregister() - withdraw a protocol registered earlier
+ * @cp: the protocol
+ *
+ * New sockets can no longer be created once this returns; existing ones
+ * keep the protocol's module pinned, so none exists when a module calls
+ * this from its exit function.
+ *
+ * Context: process context, sleeps for an RCU grace period.
+ */
+void can_proto_unregister(const struct can_proto *cp)
+{
+	int proto = cp->protocol;
+
+	mutex_lock(&can_proto_mutex);
+	WARN_ON_ONCE(rcu_access_pointer(can_protos[proto]) != cp);
+	RCU_INIT_POINTER(can_protos[proto], NULL);
+	mutex_unlock(&can_proto_mutex);
+
+	synchronize_rcu();
+	proto_unregister(cp->prot);
+}
+EXPORT_SYMBOL(can_proto_unregister);
+
+/* ---- subscriptions ---- */
+
+/* The table for @dev in @net, or NULL if the device has none (any more). */
+static struct can_rx_table *can_rx_table_of(struct net *net,
+					    struct net_device *dev)
+{
+	lockdep_assert_held(&can_pernet(net)->rx_lock);
+
+	if (!dev)
+		return can_pernet(net)->all_devs;
+	return can_dev_rx_table(dev);
+}
+
+/**
+ * can_rx_register() - subscribe to received frames
+ * @net: namespace of @dev
+ * @dev: device whose frames are wanted, or NULL for every CAN device of
+ *	@net
+ * @can_id: identifier (with EFF/RTR flags; CAN_INV_FILTER inverts)
+ * @mask: identifier bits to compare; CAN_ERR_FLAG in @mask subscribes to
+ *	the error frame classes set in it instead
+ * @func: called for every matching frame, see can_rx_func_t
+ * @data: passed to @func
+ * @ident: short subscriber name shown in /proc/net/can
+ * @sk: socket owning the subscription, or NULL; held until the
+ *	subscription is gone and no frame can still be delivered to it
+ *
+ * A frame matches when (frame id & mask) == (can_id & mask). Delivery
+ * starts before this returns and may run on any CPU.
+ *
+ * Context: process context; takes the namespace's rx_lock with bottom
+ * halves disabled.
+ * Return: 0, -ENOMEM, or -ENODEV if @dev is not a CAN device or is
+ * being unregistered.
+ */
+int can_rx_register(struct net *net, struct net_device *dev,
+		    canid_t can_id, canid_t mask, can_rx_func_t func,
+		    void *data, const char *ident, struct sock *sk)
+{
+	struct can_pernet *cn = can_pernet(net);
+	struct can_rx_table *table;
+	struct can_receiver *rcv;
+	int err = 0;
+
+	if (dev && (dev->type != ARPHRD_CAN || !net_eq(net, dev_net(dev))))
+		return -ENODEV;
+
+	rcv = kmem_cache_zalloc(can_receiver_cache, GFP_KERNEL);
+	if (!rcv)
+		return -ENOMEM;
+	rcv->can_id = can_id;
+	rcv->mask = mask;
+	rcv->func = func;
+	rcv->data = data;
+	rcv->ident = ident;
+	rcv->sk = sk;
+
+	spin_lock_bh(&cn->rx_lock);
+	table = can_rx_table_of(net, dev);
+	if (table) {
+		if (sk)
+			sock_hold(sk);
+		can_rx_table_add(table, rcv);
+		cn->entries++;
+		cn->max_entries = max(cn->max_entries, cn->entries);
+	} else {
+		err = -ENODEV;
+	}
+	spin_unlock_bh(&cn->rx_lock);
+
+	if (err)
+		kmem_cache_free(can_receiver_cache, rcv);
+	return err;
+}
+EXPORT_SYMBOL(can_rx_register);
+
+static void can_receiver_free_rcu(struct rcu_head *head)
+{
+	struct can_receiver *rcv = container_of(head, struct can_receiver, rcu);
+
+	if (rcv->sk)
+		sock_put(rcv->sk);
+	kmem_cache_free(can_receiver_cache, rcv);
+}
+
+/* Free @rcv, already unlinked, once no reader can reach it. */
+void can_receiver_free(struct can_receiver *rcv)
+{
+	call_rcu(&rcv->rcu, can_receiver_free_rcu);
+}
+
+/**
+ * can_rx_unregister() - cancel a subscription made by can_rx_register()
+ * @net: namespace given at registration
+ * @dev: device given at registration
+ * @can_id: identifier given at registration
+ * @mask: mask given at registration
+ * @func: callback given at registration
+ * @data: callback argument given at registration
+ *
+ * @func may still run for frames already being delivered until an RCU
+ * grace period has passed; the socket held at registration is released
+ * only then. A subscription to a device that unregistered meanwhile is
+ * gone already, which is not an error.
+ *
+ * Context: process context; takes the namespace's rx_lock with bottom
+ * halves disabled.
+ */
+void can_rx_unregister(struct net *net, struct net_device *dev,
+		       canid_t can_id, canid_t mask, can_rx_func_t func,
+		       void *data)
+{
+	struct can_pernet *cn = can_pernet(net);
+	struct can_rx_table *table;
+	struct can_receiver *rcv = NULL;
+
+	if (dev && dev->type != ARPHRD_CAN)
+		return;
+
+	spin_lock_bh(&cn->rx_lock);
+	table = can_rx_table_of(net, dev);
+	if (table)
+		rcv = can_rx_table_find(table, can_id, mask, func, data);
+	if (rcv) {
+		can_rx_table_del(table, rcv);
+		cn->entries--;
+	} else if (table) {
+		pr_warn("no subscription %03x/%03x on %s to remove\n",
+			can_id, mask, can_dev_name(dev));
+	}
+	spin_unlock_bh(&cn->rx_lock);
+
+	if (rcv)
+		can_receiver_free(rcv);
+}
+EXPORT_SYMBOL(can_rx_unregister);
+
+/* ---- receiving ---- */
+
+/**
+ * can_set_skb_uid() - give a received frame its sequence number
+ * @skb: the frame
+ *
+ * A socket subscribed several times sees the same skb once per matching
+ * filter; the number lets it deliver the frame once. Numbers come from a
+ * per-CPU sequence interleaved by CPU, so no two CPUs hand out the same
+ * one and no cache line is shared. 0 means unset and is skipped.
+ */
+void can_set_skb_uid(struct sk_buff *skb)
+{
+	static DEFINE_PER_CPU(u32, can_uid_seq);
+	struct can_skb_priv *priv = can_skb_prv(skb);
+	u32 uid;
+
+	if (priv->skbcnt)
+		return;
+	do {
+		uid = this_cpu_inc_return(can_uid_seq) * nr_cpu_ids +
+		      raw_smp_processor_id();
+	} while (!(int)uid);
+	priv->skbcnt = uid;
+}
+EXPORT_SYMBOL(can_set_skb_uid);
+
+static bool can_frame_is_valid(struct sk_buff *skb, struct net_device *dev)
+{
+	if (dev->type != ARPHRD_CAN || !can_skb_headroom_valid(dev, skb))
+		return false;
+	if (skb->protocol == htons(ETH_P_CAN))
+		return can_is_can_skb(skb);
+	if (skb->protocol == htons(ETH_P_CANFD))
+		return dev->mtu >= CANFD_MTU && can_is_canfd_skb(skb);
+	return false;
+}
+
+static int can_rcv(struct sk_buff *skb, struct net_device *dev,
+		   struct packet_type *pt, struct net_device *orig_dev)
+{
+	struct can_pernet *cn = can_pernet(dev_net(dev));
+	struct can_rx_table *dev_table = can_dev_rx_table(dev);
+	unsigned int matches;
+
+	if (unlikely(!dev_table || !can_frame_is_valid(skb, dev))) {
+		this_cpu_inc(cn->stats->rx_invalid);
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
+
+	this_cpu_inc(cn->stats->rx_frames);
+	can_set_skb_uid(skb);
+
+	matches = can_rx_table_deliver(cn->all_devs, skb);
+	matches += can_rx_table_deliver(dev_table, skb);
+	consume_skb(skb);
+
+	if (matches)
+		this_cpu_inc(cn->stats->matches);
+	return NET_RX_SUCCESS;
+}
+
+static struct packet_type can_packet __read_mostly = {
+	.type = cpu_to_be16(ETH_P_CAN),
+	.func = can_rcv,
+};
+
+static struct packet_type canfd_packet __read_mostly = {
+	.type = cpu_to_be16(ETH_P_CANFD),
+	.func = can_rcv,
+};
+
+/* ---- sending ---- */
+
+/* Protocol for a frame of @len bytes, or 0 if no CAN frame is that long. */
+static __be16 can_protocol_for_len(unsigned int len)
+{
+	if (len == CAN_MTU)
+		return htons(ETH_P_CAN);
+	if (len == CANFD_MTU)
+		return htons(ETH_P_CANFD);
+	return 0;
+}
+
+/**
+ * can_send() - transmit a CAN frame
+ * @skb: the frame, with skb->dev set and struct can_skb_priv reserved;
+ *	consumed in every case
+ * @loop: also deliver the frame to local subscribers. A device with
+ *	IFF_ECHO loops it back itself once it was sent; for any other
+ *	device the core delivers a clone after handing the frame over.
+ *
+ * Local subscribers see looped frames with pkt_type PACKET_LOOPBACK and
+ * skb->sk set to the sending socket.
+ *
+ * Context: process or softirq context.
+ * Return: 0, or -EINVAL (not a CAN frame), -EPERM (not a CAN device),
+ * -EMSGSIZE (frame larger than the device's MTU), -ENETDOWN (device
+ * down), -ENOMEM, or the driver's transmit error as an errno (-ENOBUFS
+ * for a full queue).
+ */
+int can_send(struct sk_buff *skb, bool loop)
+{
+	struct net_device *dev = skb->dev;
+	struct sk_buff *echo = NULL;
+	int err;
+
+	skb->protocol = can_protocol_for_len(skb->len);
+	if (!skb->protocol || (skb->protocol == htons(ETH_P_CAN) ?
+			       !can_is_can_skb(skb) : !can_is_canfd_skb(skb))) {
+		err = -EINVAL;
+		goto free_skb;
+	}
+	if (dev->type != ARPHRD_CAN) {
+		err = -EPERM;
+		goto free_skb;
+	}
+	if (skb->len > dev->mtu) {
+		err = -EMSGSIZE;
+		goto free_skb;
+	}
+	if (!(dev->flags & IFF_UP)) {
+		err = -ENETDOWN;
+		goto free_skb;
+	}
+
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb_reset_mac_header(skb);
+	skb_reset_network_header(skb);
+	skb_reset_transport_header(skb);
+
+	skb->pkt_type = loop ? PACKET_LOOPBACK : PACKET_HOST;
+	if (loop && !(dev->flags & IFF_ECHO)) {
+		echo = skb_clone(skb, GFP_ATOMIC);
+		if (!echo) {
+			err = -ENOMEM;
+			goto free_skb;
+		}
+		can_skb_set_owner(echo, skb->sk);
+	}
+
+	err = dev_queue_xmit(skb);
+	if (err > 0)
+		err = net_xmit_errno(err);
+	if (err) {
+		kfree_skb(echo);
+		return err;
+	}
+
+	if (echo)
+		netif_rx(echo);
+	this_cpu_inc(can_pernet(dev_net(dev))->stats->tx_frames);
+	return 0;
+
+free_skb:
+	kfree_skb(skb);
+	return err;
+}
+EXPORT_SYMBOL(can_send);
+
+/* ---- devices and namespaces ---- */
+
+static int can_dev_attach(struct net_device *dev)
+{
+	struct can_rx_table *table = can_rx_table_alloc();
+
+	if (!table)
+		return -ENOMEM;
+	netdev_set_ml_priv(dev, table, ML_PRIV_CAN);
+	netdev_dbg(dev, "CAN receive table created\n");
+	return 0;
+}
+
+/*
+ * Protocols drop their subscriptions to a vanishing device from their own
+ * notifiers, which run before ours (see can_netdev_notifier). Whatever is
+ * left is unlinked here; later can_rx_unregister() calls for the device
+ * find no table and return quietly. Readers still walking the table under
+ * RCU keep it alive until the grace period ends.
+ */
+static void can_dev_detach(struct net_device *dev)
+{
+	struct can_pernet *cn = can_pernet(dev_net(dev));
+	struct can_rx_table *table;
+	unsigned int left;
+
+	spin_lock_bh(&cn->rx_lock);
+	table = can_dev_rx_table(dev);
+	netdev_set_ml_priv(dev, NULL, ML_PRIV_CAN);
+	left = table ? can_rx_table_drain(table) : 0;
+	cn->entries -= left;
+	spin_unlock_bh(&cn->rx_lock);
+
+	if (!table)
+		return;
+	if (left)
+		netdev_dbg(dev, "%u subscriptions dropped with the device\n", left);
+	can_rx_table_free(table);
+	netdev_dbg(dev, "CAN receive table released\n");
+}
+
+static int can_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+
+	if (dev->type != ARPHRD_CAN)
+		return NOTIFY_DONE;
+
+	switch (event) {
+	case NETDEV_REGISTER:
+		return notifier_from_errno(can_dev_attach(dev));
+	case NETDEV_UNREGISTER:
+		can_dev_detach(dev);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+/* Below the default priority: protocols see a device leave before we do. */
+static struct notifier_block can_netdev_notifier = {
+	.notifier_call = can_netdev_event,
+	.priority = -1,
+};
+
+static int __net_init can_pernet_init(struct net *net)
+{
+	struct can_pernet *cn = can_pernet(net);
+	int err;
+
+	spin_lock_init(&cn->rx_lock);
+	spin_lock_init(&cn->stats_lock);
+
+	cn->all_devs = can_rx_table_alloc();
+	if (!cn->all_devs)
+		return -ENOMEM;
+
+	cn->stats = alloc_percpu(struct can_pcpu_stats);
+	if (!cn->stats) {
+		err = -ENOMEM;
+		goto free_table;
+	}
+
+	err = can_proc_init(net);
+	if (err)
+		goto free_stats;
+
+	can_stats_start(cn);
+	return 0;
+
+free_stats:
+	free_percpu(cn->stats);
+free_table:
+	kvfree(cn->all_devs);
+	return err;
+}
+
+/*
+ * Sockets hold their namespace, so when this runs no socket and no
+ * subscription of the namespace is left, and its devices are gone.
+ */
+static void __net_exit can_pernet_exit(struct net *net)
+{
+	struct can_pernet *cn = can_pernet(net);
+
+	can_stats_stop(cn);
+	can_proc_exit(net);
+	free_percpu(cn->stats);
+	WARN_ON_ONCE(cn->all_devs->entries);
+	kvfree(cn->all_devs);
+}
+
+static struct pernet_operations can_pernet_ops = {
+	.init = can_pernet_init,
+	.exit = can_pernet_exit,
+	.id = &can_net_id,
+	.size = sizeof(struct can_pernet),
+};
+
+static const struct net_proto_family can_family_ops = {
+	.family = PF_CAN,
+	.create = can_create,
+	.owner = THIS_MODULE,
+};
+
+/*
+ * Each step makes the next one useful; the family is registered last so
+ * that no socket exists before frames can be received and routed.
+ */
+static int __init can_init(void)
+{
+	int err;
+
+	can_receiver_cache = KMEM_CACHE(can_receiver, 0);
+	if (!can_receiver_cache)
+		return -ENOMEM;
+
+	err = register_pernet_subsys(&can_pernet_ops);
+	if (err)
+		goto destroy_cache;
+
+	err = register_netdevice_notifier(&can_netdev_notifier);
+	if (err)
+		goto unregister_pernet;
+
+	dev_add_pack(&can_packet);
+	dev_add_pack(&canfd_packet);
+
+	err = sock_register(&can_family_ops);
+	if (err)
+		goto remove_packets;
+
+	pr_info("PF_CAN core loaded\n");
+	return 0;
+
+remove_packets:
+	dev_remove_pack(&canfd_packet);
+	dev_remove_pack(&can_packet);
+	unregister_netdevice_notifier(&can_netdev_notifier);
+unregister_pernet:
+	unregister_pernet_subsys(&can_pernet_ops);
+destroy_cache:
+	kmem_cache_destroy(can_receiver_cache);
+	return err;
+}
+
+/*
+ * The mirror of can_init(). Protocol modules depend on this one, so no
+ * protocol and no socket is left. Unregistering the notifier detaches
+ * every device's table; rcu_barrier() then waits for the deferred frees
+ * of tables and subscriptions before their cache goes.
+ */
+static void __exit can_exit(void)
+{
+	sock_unregister(PF_CAN);
+	dev_remove_pack(&canfd_packet);
+	dev_remove_pack(&can_packet);
+	unregister_netdevice_notifier(&can_netdev_notifier);
+	unregister_pernet_subsys(&can_pernet_ops);
+	rcu_barrier();
+	kmem_cache_destroy(can_receiver_cache);
+}
+
+module_init(can_init);
+module_exit(can_exit);

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the PF_CAN core shared by its files: the receive table
+ * that maps identifiers to subscribers, the per-namespace state and the
+ * statistics that /proc/net/can shows.
+ */
+
+#ifndef _NET_CAN_AF_CAN_H
+#define _NET_CAN_AF_CAN_H
+
+#include <linux/bits.h>
+#include <linux/can.h>
+#include <linux/can/core.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+
+/**
+ * struct can_receiver - one subscription made with can_rx_register()
+ * @node: link in one list of a receive table, walked under RCU
+ * @rcu: deferred free once no reader can see the entry
+ * @can_id: identifier, already reduced by @mask (see can_rx_table_add)
+ * @mask: identifier bits compared; for error filters the error classes
+ * @func: callback, see can_rx_func_t
+ * @data: callback argument
+ * @ident: short name of the subscriber, for /proc/net/can
+ * @sk: socket that owns the subscription, held until @rcu has run
+ * @matches: frames delivered, for /proc/net/can
+ */
+struct can_receiver {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	canid_t can_id;
+	canid_t mask;
+	can_rx_func_t func;
+	void *data;
+	const char *ident;
+	struct sock *sk;
+	unsigned long matches;
+};
+
+/* The lists of a receive table; the order is that of /proc/net/can. */
+enum can_rx_list {
+	CAN_RX_ERR,	/* error frames, by class */
+	CAN_RX_ALL,	/* every frame (mask 0) */
+	CAN_RX_FIL,	/* id/mask filters */
+	CAN_RX_INV,	/* inverted id/mask filters */
+	CAN_RX_SFF,	/* one exact 11-bit id, indexed by id */
+	CAN_RX_EFF,	/* one exact 29-bit id, hashed */
+	CAN_RX_LISTS
+};
+
+#define CAN_SFF_SLOTS	BIT(CAN_SFF_ID_BITS)
+#define CAN_EFF_HASH_BITS 10
+#define CAN_EFF_SLOTS	BIT(CAN_EFF_HASH_BITS)
+
+/**
+ * struct can_rx_table - the subscribers of one device, or of all devices
+ * @list: the lists other than the exact-id ones
+ * @sff: exact 11-bit subscriptions, one list per identifier
+ * @eff: exact 29-bit subscriptions, hashed by identifier
+ * @entries: number of subscriptions in the table
+ * @rcu: frees a device's table after readers are done with it (first,
+ *	because kvfree_rcu() needs it near the start)
+ *
+ * Writers hold the namespace's &can_pernet.rx_lock; readers walk the
+ * lists under rcu_read_lock() and see each entry whole or not at all.
+ */
+struct can_rx_table {
+	struct rcu_head rcu;
+	struct hlist_head list[CAN_RX_SFF];
+	struct hlist_head sff[CAN_SFF_SLOTS];
+	struct hlist_head eff[CAN_EFF_SLOTS];
+	unsigned int entries;
+};
+
+/* Frame counters, one set per CPU, summed when read. */
+struct can_pcpu_stats {
+	unsigned long tx_frames;
+	unsigned long rx_frames;
+	unsigned long matches;
+	unsigned long rx_invalid;
+};
+
+/**
+ * struct can_rates - totals and rates computed by the statistics timer
+ * @jiffies_init: when counting started (module load or last reset)
+ * @rx_base, @tx_base, @match_base: counter values at that moment
+ * @rx_last, @tx_last, @match_last: counter values at the previous tick
+ * @total_rx_rate, @total_tx_rate, @total_match_ratio: since @jiffies_init
+ * @current_rx_rate, @current_tx_rate, @current_match_ratio: last second
+ * @max_rx_rate, @max_tx_rate, @max_match_ratio: highest current values
+ * @resets: resets since load; @user_resets: of those, by a reader of
+ *	reset_stats
+ *
+ * Written by the timer and by reset_stats readers under
+ * &can_pernet.stats_lock, read by the stats file under the same lock.
+ */
+struct can_rates {
+	unsigned long jiffies_init;
+	unsigned long rx_base, tx_base, match_base;
+	unsigned long rx_last, tx_last, match_last;
+	unsigned long total_rx_rate, total_tx_rate, total_match_ratio;
+	unsigned long current_rx_rate, current_tx_rate, current_match_ratio;
+	unsigned long max_rx_rate, max_tx_rate, max_match_ratio;
+	unsigned long resets, user_resets;
+};
+
+/**
+ * struct can_pernet - the core's state in one network namespace
+ * @rx_lock: serialises writers of every receive table of the namespace
+ *	(its devices' and @all_devs); taken in process context with
+ *	bottom halves off, never by the receive path
+ * @all_devs: subscriptions to frames of any device of the namespace
+ * @entries: subscriptions in all tables of the namespace, under @rx_lock
+ * @max_entries: highest value @entries had, under @rx_lock
+ * @stats: per-CPU frame counters
+ * @stats_lock: protects @rates against the timer and reset_stats
+ * @rates: derived statistics
+ * @stats_timer: recomputes @rates once a second if enabled
+ * @proc_dir: /proc/net/can
+ */
+struct can_pernet {
+	spinlock_t rx_lock; /* receive table writers, see above */
+	struct can_rx_table *all_devs;
+	unsigned int entries;
+	unsigned int max_entries;
+	struct can_pcpu_stats __percpu *stats;
+	spinlock_t stats_lock; /* @rates, see above */
+	struct can_rates rates;
+	struct timer_list stats_timer;
+	struct proc_dir_entry *proc_dir;
+};
+
+struct can_pernet *can_pernet(const struct net *net);
+struct can_rx_table *can_dev_rx_table(struct net_device *dev);
+
+struct can_rx_table *can_rx_table_alloc(void);
+void can_rx_table_free(struct can_rx_table *table);
+unsigned int can_rx_table_drain(struct can_rx_table *table);
+void can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv);
+struct can_receiver *can_rx_table_find(struct can_rx_table *table,
+				       canid_t can_id, canid_t mask,
+				       can_rx_func_t func, void *data);
+void can_rx_table_del(struct can_rx_table *table, struct can_receiver *rcv);
+void can_rx_normalize(canid_t *can_id, canid_t *mask);
+unsigned int can_rx_table_deliver(struct can_rx_table *table,
+				  struct sk_buff *skb);
+struct hlist_head *can_rx_table_list(struct can_rx_table *table,
+				     enum can_rx_list which,
+				     unsigned int slot);
+void can_receiver_free(struct can_receiver *rcv);
+
+void can_stats_sum(struct can_pernet *cn, struct can_pcpu_stats *sum);
+
+/* /proc/net/can and the rate statistics it shows exist with procfs only. */
+#ifdef CONFIG_PROC_FS
+int can_proc_init(struct net *net);
+void can_proc_exit(struct net *net);
+void can_stats_start(struct can_pernet *cn);
+void can_stats_stop(struct can_pernet *cn);
+#else
+static inline int can_proc_init(struct net *net)
+{
+	return 0;
+}
+
+static inline void can_proc_exit(struct net *net)
+{
+}
+
+static inline void can_stats_start(struct can_pernet *cn)
+{
+}
+
+static inline void can_stats_stop(struct can_pernet *cn)
+{
+}
+#endif
+
+#endif /* _NET_CAN_AF_CAN_H */

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/net/can: frame statistics, the rates a once-a-second timer derives
+ * from them, and the receive tables of each namespace for inspection.
+ */
+
+#include <linux/can.h>
+#include <linux/if_arp.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/proc_fs.h>
+#include <linux/rculist.h>
+#include <linux/seq_file.h>
+#include <net/net_namespace.h>
+
+#include "af_can.h"
+
+#define CAN_STACK_VERSION "2026.12"
+
+static int stats_timer = 1;
+module_param(stats_timer, int, 0444);
+MODULE_PARM_DESC(stats_timer, "recompute rate statistics every second (default: 1, on)");
+
+void can_stats_sum(struct can_pernet *cn, struct can_pcpu_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct can_pcpu_stats *s = per_cpu_ptr(cn->stats, cpu);
+
+		sum->tx_frames += READ_ONCE(s->tx_frames);
+		sum->rx_frames += READ_ONCE(s->rx_frames);
+		sum->matches += READ_ONCE(s->matches);
+		sum->rx_invalid += READ_ONCE(s->rx_invalid);
+	}
+}
+
+static unsigned long can_ratio(unsigned long part, unsigned long whole)
+{
+	return whole ? part * 100 / whole : 0;
+}
+
+/* Counting starts over: what was counted so far becomes the base. */
+static void can_rates_reset(struct can_pernet *cn)
+{
+	struct can_rates *r = &cn->rates;
+	struct can_pcpu_stats sum;
+	unsigned long resets = r->resets, user_resets = r->user_resets;
+
+	lockdep_assert_held(&cn->stats_lock);
+	can_stats_sum(cn, &sum);
+	memset(r, 0, sizeof(*r));
+	r->resets = resets + 1;
+	r->user_resets = user_resets;
+	r->jiffies_init = jiffies;
+	r->rx_base = sum.rx_frames;
+	r->tx_base = sum.tx_frames;
+	r->match_base = sum.matches;
+	r->rx_last = sum.rx_frames;
+	r->tx_last = sum.tx_frames;
+	r->match_last = sum.matches;
+}
+
+static void can_rates_update(struct can_pernet *cn)
+{
+	struct can_rates *r = &cn->rates;
+	unsigned long secs = (jiffies - r->jiffies_init) / HZ;
+	unsigned long rx, tx, match;
+	struct can_pcpu_stats sum;
+
+	lockdep_assert_held(&cn->stats_lock);
+	can_stats_sum(cn, &sum);
+	rx = sum.rx_frames - r->rx_base;
+	tx = sum.tx_frames - r->tx_base;
+	match = sum.matches - r->match_base;
+
+	if (secs) {
+		r->total_rx_rate = rx / secs;
+		r->total_tx_rate = tx / secs;
+	}
+	r->total_match_ratio = can_ratio(match, rx);
+
+	r->current_rx_rate = sum.rx_frames - r->rx_last;
+	r->current_tx_rate = sum.tx_frames - r->tx_last;
+	r->current_match_ratio = can_ratio(sum.matches - r->match_last,
+					   r->current_rx_rate);
+	r->max_rx_rate = max(r->max_rx_rate, r->current_rx_rate);
+	r->max_tx_rate = max(r->max_tx_rate, r->current_tx_rate);
+	r->max_match_ratio = max(r->max_match_ratio, r->current_match_ratio);
+
+	r->rx_last = sum.rx_frames;
+	r->tx_last = sum.tx_frames;
+	r->match_last = sum.matches;
+}
+
+/* Runs once a second in softirq context; the frame path never sees it. */
+static void can_stats_tick(struct timer_list *t)
+{
+	struct can_pernet *cn = from_timer(cn, t, stats_timer);
+
+	spin_lock(&cn->stats_lock);
+	can_rates_update(cn);
+	spin_unlock(&cn->stats_lock);
+	mod_timer(&cn->stats_timer, round_jiffies(jiffies + HZ));
+}
+
+void can_stats_start(struct can_pernet *cn)
+{
+	spin_lock_bh(&cn->stats_lock);
+	can_rates_reset(cn);
+	cn->rates.resets = 0;
+	spin_unlock_bh(&cn->stats_lock);
+
+	timer_setup(&cn->stats_timer, can_stats_tick, 0);
+	if (stats_timer)
+		mod_timer(&cn->stats_timer, round_jiffies(jiffies + HZ));
+}
+
+void can_stats_stop(struct can_pernet *cn)
+{
+	del_timer_sync(&cn->stats_timer);
+}
+
+static void can_put_stat(struct seq_file *m, unsigned long v, const char *what)
+{
+	seq_printf(m, " %8lu %s\n", v, what);
+}
+
+static int can_stats_show(struct seq_file *m, void *v)
+{
+	struct can_pernet *cn = can_pernet(seq_file_single_net(m));
+	struct can_pcpu_stats sum;
+	struct can_rates r;
+
+	spin_lock_bh(&cn->stats_lock);
+	r = cn->rates;
+	can_stats_sum(cn, &sum);
+	spin_unlock_bh(&cn->stats_lock);
+
+	seq_putc(m, '\n');
+	can_put_stat(m, sum.tx_frames - r.tx_base, "transmitted frames (TXF)");
+	can_put_stat(m, sum.rx_frames - r.rx_base, "received frames (RXF)");
+	can_put_stat(m, sum.matches - r.match_base, "matched frames (RXMF)");
+	can_put_stat(m, sum.rx_invalid, "dropped invalid frames (RXINV)");
+
+	if (stats_timer) {
+		seq_putc(m, '\n');
+		can_put_stat(m, r.total_match_ratio, "% total match ratio (RXMR)");
+		can_put_stat(m, r.total_tx_rate, "frames/s total tx rate (TXR)");
+		can_put_stat(m, r.total_rx_rate, "frames/s total rx rate (RXR)");
+		seq_putc(m, '\n');
+		can_put_stat(m, r.current_match_ratio, "% current match ratio (CRXMR)");
+		can_put_stat(m, r.current_tx_rate, "frames/s current tx rate (CTXR)");
+		can_put_stat(m, r.current_rx_rate, "frames/s current rx rate (CRXR)");
+		seq_putc(m, '\n');
+		can_put_stat(m, r.max_match_ratio, "% max match ratio (MRXMR)");
+		can_put_stat(m, r.max_tx_rate, "frames/s max tx rate (MTXR)");
+		can_put_stat(m, r.max_rx_rate, "frames/s max rx rate (MRXR)");
+	}
+
+	seq_putc(m, '\n');
+	can_put_stat(m, READ_ONCE(cn->entries), "current receive list entries (CRCV)");
+	can_put_stat(m, READ_ONCE(cn->max_entries), "maximum receive list entries (MRCV)");
+	if (r.resets) {
+		seq_putc(m, '\n');
+		can_put_stat(m, r.resets, "statistic resets (STR)");
+		can_put_stat(m, r.user_resets, "user statistic resets (USTR)");
+	}
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* Reading reset_stats starts the counts over, as it always has. */
+static int can_reset_stats_show(struct seq_file *m, void *v)
+{
+	struct can_pernet *cn = can_pernet(seq_file_single_net(m));
+	unsigned long n;
+
+	spin_lock_bh(&cn->stats_lock);
+	cn->rates.user_resets++;
+	can_rates_reset(cn);
+	n = cn->rates.user_resets;
+	spin_unlock_bh(&cn->stats_lock);
+
+	seq_printf(m, "Performed statistic reset #%lu.\n", n);
+	return 0;
+}
+
+static int can_version_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, CAN_STACK_VERSION "\n");
+	return 0;
+}
+
+static const char * const can_list_names[CAN_RX_LISTS] = {
+	[CAN_RX_ERR] = "rx_err",
+	[CAN_RX_ALL] = "rx_all",
+	[CAN_RX_FIL] = "rx_fil",
+	[CAN_RX_INV] = "rx_inv",
+	[CAN_RX_SFF] = "rx_sff",
+	[CAN_RX_EFF] = "rx_eff",
+};
+
+static unsigned int can_list_slots(enum can_rx_list which)
+{
+	if (which == CAN_RX_SFF)
+		return CAN_SFF_SLOTS;
+	if (which == CAN_RX_EFF)
+		return CAN_EFF_SLOTS;
+	return 1;
+}
+
+/* One line per subscription in list @which of @table. Under RCU. */
+static unsigned int can_show_table(struct seq_file *m, struct can_rx_table *table,
+				   enum can_rx_list which, struct net_device *dev)
+{
+	struct can_receiver *rcv;
+	unsigned int slot, n = 0;
+
+	for (slot = 0; slot < can_list_slots(which); slot++) {
+		hlist_for_each_entry_rcu(rcv, can_rx_table_list(table, which, slot), node) {
+			seq_printf(m, "   %-5s  %*s%0*x  %08x  %pK  %pK  %8lu  %s\n",
+				   can_dev_name(dev),
+				   (rcv->can_id & CAN_EFF_FLAG) ? 0 : 5, "",
+				   (rcv->can_id & CAN_EFF_FLAG) ? 8 : 3, rcv->can_id,
+				   rcv->mask, rcv->func, rcv->data,
+				   READ_ONCE(rcv->matches), rcv->ident);
+			n++;
+		}
+	}
+	if (!n)
+		seq_printf(m, "  (%s: no entry)\n", can_dev_name(dev));
+	return n;
+}
+
+/* The list named by the file, for all devices and then for each device. */
+static int can_rcvlist_show(struct seq_file *m, void *v)
+{
+	enum can_rx_list which = (uintptr_t)pde_data(file_inode(m->file));
+	struct net *net = seq_file_single_net(m);
+	struct net_device *dev;
+
+	seq_printf(m, "\nreceive list '%s':\n", can_list_names[which]);
+	seq_puts(m, "  device   can_id   can_mask  function  userdata   matches  ident\n");
+
+	rcu_read_lock();
+	can_show_table(m, can_pernet(net)->all_devs, which, NULL);
+	for_each_netdev_rcu(net, dev) {
+		struct can_rx_table *table = can_dev_rx_table(dev);
+
+		if (dev->type == ARPHRD_CAN && table)
+			can_show_table(m, table, which, dev);
+	}
+	rcu_read_unlock();
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const char * const can_rcvlist_files[CAN_RX_LISTS] = {
+	[CAN_RX_ERR] = "rcvlist_err",
+	[CAN_RX_ALL] = "rcvlist_all",
+	[CAN_RX_FIL] = "rcvlist_fil",
+	[CAN_RX_INV] = "rcvlist_inv",
+	[CAN_RX_SFF] = "rcvlist_sff",
+	[CAN_RX_EFF] = "rcvlist_eff",
+};
+
+int can_proc_init(struct net *net)
+{
+	struct can_pernet *cn = can_pernet(net);
+	uintptr_t which;
+
+	cn->proc_dir = proc_net_mkdir(net, "can", net->proc_net);
+	if (!cn->proc_dir)
+		return -ENOMEM;
+
+	if (!proc_create_net_single("version", 0444, cn->proc_dir,
+				    can_version_show, NULL) ||
+	    !proc_create_net_single("stats", 0444, cn->proc_dir,
+				    can_stats_show, NULL) ||
+	    !proc_create_net_single("reset_stats", 0444, cn->proc_dir,
+				    can_reset_stats_show, NULL))
+		goto remove;
+
+	for (which = 0; which < CAN_RX_LISTS; which++)
+		if (!proc_create_net_single(can_rcvlist_files[which], 0444,
+					    cn->proc_dir, can_rcvlist_show,
+					    (void *)which))
+			goto remove;
+	return 0;
+
+remove:
+	can_proc_exit(net);
+	return -ENOMEM;
+}
+
+void can_proc_exit(struct net *net)
+{
+	remove_proc_subtree("can", net->proc_net);
+}

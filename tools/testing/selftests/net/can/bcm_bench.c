@@ -3,13 +3,16 @@
  * Broadcast manager benchmark (not a test): the jitter of a cyclic
  * transmission as receive timestamps on the bus show it, and what 1000
  * concurrent receive filters cost to set up, per received frame and to
- * tear down. Runs on a vcan it creates; prints one "key value" per line.
+ * tear down, and in a steady state fed by as many cyclic transmissions.
+ * Runs on a vcan it creates; prints one "key value" per line.
  *
  *   bcm_bench [-p PERIOD_US] [-t SECONDS] [-n OPS] [-r ROUNDS]
  */
 
 #include <math.h>
+#include <sched.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "bcm_util.h"
 
@@ -192,6 +195,122 @@ static int bench_filters(int ifindex, int ops, int rounds)
 	return 0;
 }
 
+/*
+ * CPU time left over for the rest of the system: iterations of a spinner
+ * at the lowest priority (SCHED_IDLE) in @seconds. Work done in softirq
+ * and by normal tasks takes its time away, whatever the tick accounting
+ * of /proc/stat makes of short bursts.
+ */
+static double spin_iterations(int seconds)
+{
+	struct sched_param sp = { 0 };
+	volatile unsigned long n = 0;
+	double result = 0;
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd))
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		long long end = now_ns() + seconds * 1000000000LL;
+
+		sched_setscheduler(0, SCHED_IDLE, &sp);
+		while (now_ns() < end)
+			n++;
+		result = n;
+		if (write(fd[1], &result, sizeof(result)) != sizeof(result))
+			_exit(1);
+		_exit(0);
+	}
+	if (pid < 0 || read(fd[0], &result, sizeof(result)) != sizeof(result))
+		result = 0;
+	waitpid(pid, NULL, 0);
+	close(fd[0]);
+	close(fd[1]);
+	return result;
+}
+
+/* Frames a raw socket sees on the interface in one second. */
+static long bus_rate(int ifindex)
+{
+	long long end = now_ns() + 1000000000LL;
+	struct canfd_frame cf;
+	int raw = raw_socket(ifindex);
+	long n = 0;
+
+	while (raw >= 0 && now_ns() < end)
+		if (raw_read(raw, &cf, 100, NULL) > 0)
+			n++;
+	close(raw);
+	return n;
+}
+
+static double used_pct(double idle_rate, double rate)
+{
+	return idle_rate > 0 ? 100.0 * (1 - rate / idle_rate) : 0;
+}
+
+static long drain_count(int s)
+{
+	char buf[sizeof(struct bcm_msg)];
+	long n = 0;
+
+	while (wait_readable(s, 0) > 0 && read(s, buf, sizeof(buf)) > 0)
+		n++;
+	return n;
+}
+
+/*
+ * Steady state without user space in the loop: @ops cyclic transmissions
+ * at 100 ms feed @ops filters whose content never changes, so the kernel
+ * does all the work and the reader sleeps. The CPU it takes is what a
+ * spinner at the lowest priority loses, compared with an idle system and
+ * with the transmissions alone.
+ */
+static int bench_steady(int ifindex, int ops, int seconds)
+{
+	double idle, tx_only, filters, frames = ops * 10.0 * seconds;
+	int tx, rx, i, big = 4 << 20;
+	long reports;
+
+	tx = bcm_socket(ifindex);
+	rx = bcm_socket(ifindex);
+	if (tx < 0 || rx < 0)
+		return -1;
+	setsockopt(rx, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big));
+	idle = spin_iterations(seconds);
+
+	/* Spread the cycles over the period, as independent nodes would be. */
+	for (i = 0; i < ops; i++) {
+		if (bcm_tx_cyclic(tx, 0x100 + i, 100000, 8, 0) < 0)
+			return -1;
+		usleep(100000 / ops);
+	}
+	tx_only = spin_iterations(seconds);
+	printf("steady.bus_frames_per_s %ld\n", bus_rate(ifindex));
+
+	if (setup_filters(rx, ops))
+		return -1;
+	usleep(300000);
+	drain_count(rx);	/* each filter reports its first frame */
+	filters = spin_iterations(seconds);
+	reports = drain_count(rx);
+	close(rx);
+	close(tx);
+
+	printf("steady.frames_per_s %d\n", ops * 10);
+	printf("steady.cpu_pct_tx_only %.2f\n", used_pct(idle, tx_only));
+	printf("steady.cpu_pct_tx_and_filters %.2f\n", used_pct(idle, filters));
+	printf("steady.tx_cpu_per_frame_ns %.0f\n",
+	       used_pct(idle, tx_only) / 100 * seconds * 1e9 / frames);
+	printf("steady.filter_cpu_per_frame_ns %.0f\n",
+	       (used_pct(idle, filters) - used_pct(idle, tx_only)) / 100 *
+	       seconds * 1e9 / frames);
+	printf("steady.rx_changed %ld\n", reports);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long period_us = 1000;
@@ -229,6 +348,8 @@ int main(int argc, char **argv)
 	err = bench_jitter(ifindex, period_us, seconds);
 	if (!err)
 		err = bench_filters(ifindex, ops, rounds);
+	if (!err)
+		err = bench_steady(ifindex, ops, seconds);
 	vcan_destroy(ifname);
 	if (err)
 		fprintf(stderr, "bcm_bench: failed\n");

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of CAN_RAW shared between the socket code (raw.c) and the
+ * socket options (raw_sockopt.c).
+ */
+
+#ifndef _NET_CAN_RAW_H
+#define _NET_CAN_RAW_H
+
+#include <linux/can.h>
+#include <linux/can/core.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/sockptr.h>
+#include <net/sock.h>
+
+#define RAW_MIN_NAMELEN CAN_REQUIRED_SIZE(struct sockaddr_can, can_ifindex)
+
+/*
+ * The frame last handed to this socket on one CPU. A socket whose filters
+ * overlap sees the same skb once per match, back to back on the CPU that
+ * dispatches it; this is how it delivers the frame once (or, with joined
+ * filters, only once every filter matched).
+ */
+struct raw_last_frame {
+	const struct sk_buff *skb;
+	int skbcnt;
+	unsigned int matches;
+};
+
+/**
+ * struct raw_sock - a CAN_RAW socket
+ * @sk: the socket, first so that the two convert
+ * @node: link in raw_sockets, for the device notifier
+ * @ifindex: bound interface, 0 for all
+ * @bound: bind() succeeded and the filters are registered
+ * @loopback: CAN_RAW_LOOPBACK
+ * @recv_own_msgs: CAN_RAW_RECV_OWN_MSGS
+ * @fd_frames: CAN_RAW_FD_FRAMES
+ * @xl_frames: CAN_RAW_XL_FRAMES (accepted; CAN XL frames are not sent)
+ * @join_filters: CAN_RAW_JOIN_FILTERS
+ * @count: number of filters in @filter
+ * @filter: the filters; points to @one_filter when @count is at most 1
+ * @one_filter: storage for a single filter, the common case
+ * @err_mask: CAN_RAW_ERR_FILTER
+ * @last: per-CPU duplicate detection, read by raw_rcv()
+ *
+ * Settings and filters change under rtnl_lock() and lock_sock(), in that
+ * order (the device notifier runs with rtnl held). raw_rcv() reads the
+ * flags and @count without locks; a change takes effect with the next
+ * frame.
+ */
+struct raw_sock {
+	struct sock sk;
+	struct list_head node;
+	int ifindex;
+	bool bound;
+	int count;
+	struct can_filter *filter;
+	int join_filters;
+	int fd_frames;
+	int xl_frames;
+	int loopback;
+	int recv_own_msgs;
+	struct can_filter one_filter;
+	can_err_mask_t err_mask;
+	struct raw_last_frame __percpu *last;
+};
+
+static inline struct raw_sock *raw_sk(const struct sock *sk)
+{
+	return container_of(sk, struct raw_sock, sk);
+}
+
+/*
+ * Subscribing and unsubscribing filters; the caller holds rtnl_lock() and
+ * the socket lock. @dev is NULL for all devices.
+ */
+int raw_subscribe(struct net *net, struct net_device *dev, struct sock *sk,
+		  const struct can_filter *filter, int count);
+void raw_unsubscribe(struct net *net, struct net_device *dev, struct sock *sk,
+		     const struct can_filter *filter, int count);
+int raw_subscribe_errors(struct net *net, struct net_device *dev,
+			 struct sock *sk, can_err_mask_t err_mask);
+void raw_unsubscribe_errors(struct net *net, struct net_device *dev,
+			    struct sock *sk, can_err_mask_t err_mask);
+struct net_device *raw_bound_dev(struct sock *sk);
+void raw_rcv(struct sk_buff *oskb, void *data);
+
+int raw_setsockopt(struct socket *sock, int level, int optname,
+		   sockptr_t optval, unsigned int optlen);
+int raw_getsockopt(struct socket *sock, int level, int optname,
+		   char __user *optval, int __user *optlen);
+
+#endif /* _NET_CAN_RAW_H */

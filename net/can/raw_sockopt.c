@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CAN_RAW socket options: one small function per option, each validating
+ * its input where it enters. Filters change atomically for a bound socket:
+ * the new set is subscribed before the old one is dropped, and a frame
+ * that both match is still delivered once.
+ */
+
+#include <linux/can.h>
+#include <linux/can/core.h>
+#include <linux/can/raw.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/sockptr.h>
+#include <net/sock.h>
+
+#include "raw.h"
+
+static int raw_copy_int(sockptr_t optval, unsigned int optlen, int *val)
+{
+	if (optlen != sizeof(int))
+		return -EINVAL;
+	return copy_from_sockptr(val, optval, sizeof(int)) ? -EFAULT : 0;
+}
+
+/* Take @filter (count entries, owned by the socket afterwards). */
+static void raw_install_filters(struct raw_sock *ro, struct can_filter *filter,
+				int count)
+{
+	if (ro->filter != &ro->one_filter)
+		kfree(ro->filter);
+	if (count == 1) {
+		ro->one_filter = *filter;
+		kfree(filter);
+		filter = &ro->one_filter;
+	}
+	ro->filter = count ? filter : &ro->one_filter;
+	ro->count = count;
+}
+
+static int raw_swap_filters(struct sock *sk, struct can_filter *filter,
+			    int count)
+{
+	struct raw_sock *ro = raw_sk(sk);
+	struct net_device *dev;
+	int err;
+
+	if (!ro->bound) {
+		raw_install_filters(ro, filter, count);
+		return 0;
+	}
+
+	dev = raw_bound_dev(sk);
+	if (IS_ERR(dev)) {
+		kfree(filter);
+		return PTR_ERR(dev);
+	}
+	err = raw_subscribe(sock_net(sk), dev, sk, filter, count);
+	if (err) {
+		kfree(filter);
+	} else {
+		raw_unsubscribe(sock_net(sk), dev, sk, ro->filter, ro->count);
+		raw_install_filters(ro, filter, count);
+	}
+	dev_put(dev);
+	return err;
+}
+
+static int raw_set_filter(struct sock *sk, sockptr_t optval,
+			  unsigned int optlen)
+{
+	struct can_filter *filter = NULL;
+	int count, err;
+
+	if (optlen % sizeof(struct can_filter) ||
+	    optlen > CAN_RAW_FILTER_MAX * sizeof(struct can_filter))
+		return -EINVAL;
+
+	count = optlen / sizeof(struct can_filter);
+	if (count) {
+		filter = memdup_sockptr(optval, optlen);
+		if (IS_ERR(filter))
+			return PTR_ERR(filter);
+	}
+
+	rtnl_lock();
+	lock_sock(sk);
+	err = raw_swap_filters(sk, filter, count);
+	release_sock(sk);
+	rtnl_unlock();
+	return err;
+}
+
+static int raw_set_err_filter(struct sock *sk, sockptr_t optval,
+			      unsigned int optlen)
+{
+	struct raw_sock *ro = raw_sk(sk);
+	struct net_device *dev = NULL;
+	can_err_mask_t err_mask;
+	int err = 0;
+
+	if (optlen != sizeof(err_mask))
+		return -EINVAL;
+	if (copy_from_sockptr(&err_mask, optval, sizeof(err_mask)))
+		return -EFAULT;
+	/* Only the class bits mean anything in an error filter. */
+	err_mask = err_mask & CAN_ERR_MASK;
+
+	rtnl_lock();
+	lock_sock(sk);
+	if (ro->bound) {
+		dev = raw_bound_dev(sk);
+		if (IS_ERR(dev)) {
+			err = PTR_ERR(dev);
+			goto out;
+		}
+		err = raw_subscribe_errors(sock_net(sk), dev, sk, err_mask);
+		if (err)
+			goto put_dev;
+		raw_unsubscribe_errors(sock_net(sk), dev, sk, ro->err_mask);
+	}
+	ro->err_mask = err_mask;
+put_dev:
+	dev_put(dev);
+out:
+	release_sock(sk);
+	rtnl_unlock();
+	return err;
+}
+
+/* Options that are a plain int flag of the socket. */
+static int *raw_int_option(struct raw_sock *ro, int optname)
+{
+	switch (optname) {
+	case CAN_RAW_LOOPBACK:
+		return &ro->loopback;
+	case CAN_RAW_RECV_OWN_MSGS:
+		return &ro->recv_own_msgs;
+	case CAN_RAW_FD_FRAMES:
+		return &ro->fd_frames;
+	case CAN_RAW_XL_FRAMES:
+		return &ro->xl_frames;
+	case CAN_RAW_JOIN_FILTERS:
+		return &ro->join_filters;
+	}
+	return NULL;
+}
+
+static int raw_set_flag(struct sock *sk, int optname, sockptr_t optval,
+			unsigned int optlen)
+{
+	struct raw_sock *ro = raw_sk(sk);
+	int val, err;
+
+	err = raw_copy_int(optval, optlen, &val);
+	if (err)
+		return err;
+
+	lock_sock(sk);
+	/* CAN XL sockets take CAN FD frames too; FD cannot be dropped then. */
+	if (optname == CAN_RAW_FD_FRAMES && ro->xl_frames && !val) {
+		err = -EINVAL;
+	} else {
+		WRITE_ONCE(*raw_int_option(ro, optname), val);
+		if (optname == CAN_RAW_XL_FRAMES && val)
+			WRITE_ONCE(ro->fd_frames, val);
+	}
+	release_sock(sk);
+	return err;
+}
+
+int raw_setsockopt(struct socket *sock, int level, int optname,
+		   sockptr_t optval, unsigned int optlen)
+{
+	struct sock *sk = sock->sk;
+
+	if (level != SOL_CAN_RAW)
+		return -EINVAL;
+
+	switch (optname) {
+	case CAN_RAW_FILTER:
+		return raw_set_filter(sk, optval, optlen);
+	case CAN_RAW_ERR_FILTER:
+		return raw_set_err_filter(sk, optval, optlen);
+	}
+	if (raw_int_option(raw_sk(sk), optname))
+		return raw_set_flag(sk, optname, optval, optlen);
+	return -ENOPROTOOPT;
+}
+
+/*
+ * A buffer too small for all filters gets -ERANGE, and the size needed is
+ * written to *optlen so that the caller can retry.
+ */
+static int raw_get_filter(struct sock *sk, char __user *optval,
+			  int __user *optlen, int len)
+{
+	struct raw_sock *ro = raw_sk(sk);
+	int size, err = 0;
+
+	lock_sock(sk);
+	size = ro->count * sizeof(struct can_filter);
+	if (len < size) {
+		err = put_user(size, optlen) ? -EFAULT : -ERANGE;
+	} else {
+		len = size;
+		if (copy_to_user(optval, ro->filter, size))
+			err = -EFAULT;
+	}
+	release_sock(sk);
+
+	if (!err)
+		err = put_user(len, optlen);
+	return err;
+}
+
+/* Copy at most @len bytes of a value of @size bytes, as sockets do. */
+static int raw_put_value(const void *val, int size, char __user *optval,
+			 int __user *optlen, int len)
+{
+	len = min(len, size);
+	if (put_user(len, optlen) || copy_to_user(optval, val, len))
+		return -EFAULT;
+	return 0;
+}
+
+int raw_getsockopt(struct socket *sock, int level, int optname,
+		   char __user *optval, int __user *optlen)
+{
+	struct raw_sock *ro = raw_sk(sock->sk);
+	int *flag;
+	int len;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (level != SOL_CAN_RAW || len < 0)
+		return -EINVAL;
+
+	if (optname == CAN_RAW_FILTER)
+		return raw_get_filter(sock->sk, optval, optlen, len);
+	if (optname == CAN_RAW_ERR_FILTER)
+		return raw_put_value(&ro->err_mask, sizeof(ro->err_mask),
+				     optval, optlen, len);
+
+	flag = raw_int_option(ro, optname);
+	if (!flag)
+		return -ENOPROTOOPT;
+	return raw_put_value(flag, sizeof(*flag), optval, optlen, len);
+}

@@ -461,6 +461,10 @@ int can_send(struct sk_buff *skb, bool loop)
 		goto free_skb;
 	}
 
+	/* The frame layout is shared with CAN XL: mark what FD frames are. */
+	if (skb->protocol == htons(ETH_P_CANFD))
+		((struct canfd_frame *)skb->data)->flags |= CANFD_FDF;
+
 	skb->ip_summed = CHECKSUM_UNNECESSARY;
 	skb_reset_mac_header(skb);
 	skb_reset_network_header(skb);

@@ -114,6 +114,8 @@ static inline bool can_skb_headroom_valid(struct net_device *dev,
 		skb_reset_mac_header(skb);
 		skb_reset_network_header(skb);
 		skb_reset_transport_header(skb);
+		if (can_is_canfd_skb(skb))
+			((struct canfd_frame *)skb->data)->flags |= CANFD_FDF;
 	}
 	return true;
 }

@@ -97,7 +97,8 @@ static inline bool can_is_canfd_skb(const struct sk_buff *skb)
  *
  * Frames from PF_CAN sockets come with struct can_skb_priv in place and
  * CHECKSUM_UNNECESSARY. Frames injected through packet sockets have the
- * headroom but not its contents; fill it in for them.
+ * headroom but not its contents; fill it in for them, and mark them for
+ * the driver's echo if the device echoes frames.
  *
  * Return: false if @skb has no room for the private area.
  */
@@ -108,6 +109,12 @@ static inline bool can_skb_headroom_valid(struct net_device *dev,
 		return false;
 
 	if (skb->ip_summed == CHECKSUM_NONE) {
+		/*
+		 * Nobody looped such a frame back: a driver that echoes
+		 * frames will, as it does for frames from CAN sockets.
+		 */
+		skb->pkt_type = (dev->flags & IFF_ECHO) ? PACKET_LOOPBACK :
+							  PACKET_HOST;
 		can_skb_prv(skb)->ifindex = dev->ifindex;
 		can_skb_prv(skb)->skbcnt = 0;
 		skb->ip_summed = CHECKSUM_UNNECESSARY;

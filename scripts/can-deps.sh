@@ -12,7 +12,8 @@ set -eu
 
 PACKAGES="linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static kmod cpio iproute2 can-utils
-	gcc make xz-utils flex bison bc libelf-dev libssl-dev rsync sparse"
+	gcc make xz-utils flex bison bc libelf-dev libssl-dev rsync sparse
+	python3 python3-can"
 SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 CACHE=${CAN_CACHE:-/var/cache/can-stack}
 

@@ -19,7 +19,8 @@ mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /tmp
+# /tmp stays the overlay's: a tree checked out under the host's /tmp
+# must remain visible.
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
 env_file=$(sed -n 's/.*canvm\.env=\([^ ]*\).*/\1/p' /proc/cmdline)

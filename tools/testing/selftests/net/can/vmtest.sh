@@ -56,6 +56,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $INTERACTIVE = 1 ] || [ $# -gt 0 ] || usage
+if [ $# -gt 0 ] && [ ! -x "$1" ] && ! command -v "$1" > /dev/null; then
+	echo "vmtest: $1: no such program" >&2
+	exit 2
+fi
 
 if [ -z "$KVER" ]; then
 	KVER=$(basename "$(ls -d /usr/src/linux-headers-*-amd64 | sort -V | tail -1)")

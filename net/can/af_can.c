@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * PF_CAN core: registers the protocol family, keeps the table of CAN
+/* PF_CAN core: registers the protocol family, keeps the table of CAN
  * protocols (raw, bcm), routes received frames to the subscribers in the
  * receive tables and sends frames with local loopback.
  */
@@ -31,8 +30,7 @@ MODULE_ALIAS_NETPROTO(PF_CAN);
 static unsigned int can_net_id __read_mostly;
 static struct kmem_cache *can_receiver_cache __read_mostly;
 
-/*
- * The registered protocols, indexed by protocol number. Writers hold
+/* The registered protocols, indexed by protocol number. Writers hold
  * can_proto_mutex (process context); socket creation reads a slot under
  * rcu_read_lock() and pins the protocol's module before leaving it.
  */
@@ -44,8 +42,7 @@ struct can_pernet *can_pernet(const struct net *net)
 	return net_generic(net, can_net_id);
 }
 
-/*
- * The core owns dev->ml_priv of every CAN device: the device's receive
+/* The core owns dev->ml_priv of every CAN device: the device's receive
  * table, attached by the notifier when the device registers and detached
  * under the namespace's rx_lock when it unregisters. Readers on the
  * receive path run under RCU, and the table is freed only after a grace
@@ -256,14 +253,12 @@ int can_rx_register(struct net *net, struct net_device *dev,
 
 	spin_lock_bh(&cn->rx_lock);
 	table = can_rx_table_of(net, dev);
-	if (table) {
+	err = table ? can_rx_table_add(table, rcv) : -ENODEV;
+	if (!err) {
 		if (sk)
 			sock_hold(sk);
-		can_rx_table_add(table, rcv);
 		cn->entries++;
 		cn->max_entries = max(cn->max_entries, cn->entries);
-	} else {
-		err = -ENODEV;
 	}
 	spin_unlock_bh(&cn->rx_lock);
 
@@ -512,8 +507,7 @@ static int can_dev_attach(struct net_device *dev)
 	return 0;
 }
 
-/*
- * Protocols drop their subscriptions to a vanishing device from their own
+/* Protocols drop their subscriptions to a vanishing device from their own
  * notifiers, which run before ours (see can_netdev_notifier). Whatever is
  * left is unlinked here; later can_rx_unregister() calls for the device
  * find no table and return quietly. Readers still walking the table under
@@ -596,8 +590,7 @@ free_table:
 	return err;
 }
 
-/*
- * Sockets hold their namespace, so when this runs no socket and no
+/* Sockets hold their namespace, so when this runs no socket and no
  * subscription of the namespace is left, and its devices are gone.
  */
 static void __net_exit can_pernet_exit(struct net *net)
@@ -624,8 +617,7 @@ static const struct net_proto_family can_family_ops = {
 	.owner = THIS_MODULE,
 };
 
-/*
- * Each step makes the next one useful; the family is registered last so
+/* Each step makes the next one useful; the family is registered last so
  * that no socket exists before frames can be received and routed.
  */
 static int __init can_init(void)
@@ -665,8 +657,7 @@ destroy_cache:
 	return err;
 }
 
-/*
- * The mirror of can_init(). Protocol modules depend on this one, so no
+/* The mirror of can_init(). Protocol modules depend on this one, so no
  * protocol and no socket is left. Unregistering the notifier detaches
  * every device's table; rcu_barrier() then waits for the deferred frees
  * of tables and subscriptions before their cache goes.

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Internals of the PF_CAN core shared by its files: the receive table
+/* Internals of the PF_CAN core shared by its files: the receive table
  * that maps identifiers to subscribers, the per-namespace state and the
  * statistics that /proc/net/can shows.
  */
@@ -18,30 +17,6 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 
-/**
- * struct can_receiver - one subscription made with can_rx_register()
- * @node: link in one list of a receive table, walked under RCU
- * @rcu: deferred free once no reader can see the entry
- * @can_id: identifier, already reduced by @mask (see can_rx_table_add)
- * @mask: identifier bits compared; for error filters the error classes
- * @func: callback, see can_rx_func_t
- * @data: callback argument
- * @ident: short name of the subscriber, for /proc/net/can
- * @sk: socket that owns the subscription, held until @rcu has run
- * @matches: frames delivered, for /proc/net/can
- */
-struct can_receiver {
-	struct hlist_node node;
-	struct rcu_head rcu;
-	canid_t can_id;
-	canid_t mask;
-	can_rx_func_t func;
-	void *data;
-	const char *ident;
-	struct sock *sk;
-	unsigned long matches;
-};
-
 /* The lists of a receive table; the order is that of /proc/net/can. */
 enum can_rx_list {
 	CAN_RX_ERR,	/* error frames, by class */
@@ -53,18 +28,46 @@ enum can_rx_list {
 	CAN_RX_LISTS
 };
 
+/**
+ * struct can_receiver - one subscription made with can_rx_register()
+ * @node: link in one list of a receive table, walked under RCU
+ * @rcu: deferred free once no reader can see the entry
+ * @can_id: identifier, already reduced by @mask (see can_rx_table_add)
+ * @mask: identifier bits compared; for error filters the error classes
+ * @func: callback, see can_rx_func_t
+ * @data: callback argument
+ * @ident: short name of the subscriber, for /proc/net/can
+ * @sk: socket that owns the subscription, held until @rcu has run
+ * @matches: frames delivered, for /proc/net/can
+ * @list: the list of its table it is in
+ */
+struct can_receiver {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	canid_t can_id;
+	canid_t mask;
+	can_rx_func_t func;
+	void *data;
+	const char *ident;
+	struct sock *sk;
+	unsigned long matches;
+	enum can_rx_list list;
+};
+
 #define CAN_SFF_SLOTS	BIT(CAN_SFF_ID_BITS)
 #define CAN_EFF_HASH_BITS 10
 #define CAN_EFF_SLOTS	BIT(CAN_EFF_HASH_BITS)
 
 /**
  * struct can_rx_table - the subscribers of one device, or of all devices
- * @list: the lists other than the exact-id ones
+ * @rcu: frees a device's table after readers are done with it (first,
+ *	because kvfree_rcu() needs it near the start)
+ * @list: the error, catch-all and inverted lists (CAN_RX_FIL is unused)
+ * @mask_groups: id/mask filters, one group per distinct mask, each a hash
+ *	of the filters' identifiers (see rx_table.c)
  * @sff: exact 11-bit subscriptions, one list per identifier
  * @eff: exact 29-bit subscriptions, hashed by identifier
  * @entries: number of subscriptions in the table
- * @rcu: frees a device's table after readers are done with it (first,
- *	because kvfree_rcu() needs it near the start)
  *
  * Writers hold the namespace's &can_pernet.rx_lock; readers walk the
  * lists under rcu_read_lock() and see each entry whole or not at all.
@@ -72,6 +75,7 @@ enum can_rx_list {
 struct can_rx_table {
 	struct rcu_head rcu;
 	struct hlist_head list[CAN_RX_SFF];
+	struct hlist_head mask_groups;
 	struct hlist_head sff[CAN_SFF_SLOTS];
 	struct hlist_head eff[CAN_EFF_SLOTS];
 	unsigned int entries;
@@ -141,7 +145,7 @@ struct can_rx_table *can_dev_rx_table(struct net_device *dev);
 struct can_rx_table *can_rx_table_alloc(void);
 void can_rx_table_free(struct can_rx_table *table);
 unsigned int can_rx_table_drain(struct can_rx_table *table);
-void can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv);
+int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv);
 struct can_receiver *can_rx_table_find(struct can_rx_table *table,
 				       canid_t can_id, canid_t mask,
 				       can_rx_func_t func, void *data);
@@ -149,9 +153,10 @@ void can_rx_table_del(struct can_rx_table *table, struct can_receiver *rcv);
 void can_rx_normalize(canid_t *can_id, canid_t *mask);
 unsigned int can_rx_table_deliver(struct can_rx_table *table,
 				  struct sk_buff *skb);
-struct hlist_head *can_rx_table_list(struct can_rx_table *table,
-				     enum can_rx_list which,
-				     unsigned int slot);
+typedef void (*can_rx_walk_fn)(struct can_receiver *rcv, void *arg);
+unsigned int can_rx_table_walk(struct can_rx_table *table,
+			       enum can_rx_list which, can_rx_walk_fn fn,
+			       void *arg);
 void can_receiver_free(struct can_receiver *rcv);
 
 void can_stats_sum(struct can_pernet *cn, struct can_pcpu_stats *sum);

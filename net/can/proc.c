@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * /proc/net/can: frame statistics, the rates a once-a-second timer derives
+/* /proc/net/can: frame statistics, the rates a once-a-second timer derives
  * from them, and the receive tables of each namespace for inspection.
  */
 
@@ -203,36 +202,30 @@ static const char * const can_list_names[CAN_RX_LISTS] = {
 	[CAN_RX_EFF] = "rx_eff",
 };
 
-static unsigned int can_list_slots(enum can_rx_list which)
+struct can_show_ctx {
+	struct seq_file *m;
+	struct net_device *dev;
+};
+
+static void can_show_receiver(struct can_receiver *rcv, void *arg)
 {
-	if (which == CAN_RX_SFF)
-		return CAN_SFF_SLOTS;
-	if (which == CAN_RX_EFF)
-		return CAN_EFF_SLOTS;
-	return 1;
+	struct can_show_ctx *ctx = arg;
+	bool is_eff = rcv->can_id & CAN_EFF_FLAG;
+
+	seq_printf(ctx->m, "   %-5s  %*s%0*x  %08x  %pK  %pK  %8lu  %s\n",
+		   can_dev_name(ctx->dev), is_eff ? 0 : 5, "", is_eff ? 8 : 3,
+		   rcv->can_id, rcv->mask, rcv->func, rcv->data,
+		   READ_ONCE(rcv->matches), rcv->ident);
 }
 
 /* One line per subscription in list @which of @table. Under RCU. */
-static unsigned int can_show_table(struct seq_file *m, struct can_rx_table *table,
-				   enum can_rx_list which, struct net_device *dev)
+static void can_show_table(struct seq_file *m, struct can_rx_table *table,
+			   enum can_rx_list which, struct net_device *dev)
 {
-	struct can_receiver *rcv;
-	unsigned int slot, n = 0;
+	struct can_show_ctx ctx = { .m = m, .dev = dev };
 
-	for (slot = 0; slot < can_list_slots(which); slot++) {
-		hlist_for_each_entry_rcu(rcv, can_rx_table_list(table, which, slot), node) {
-			seq_printf(m, "   %-5s  %*s%0*x  %08x  %pK  %pK  %8lu  %s\n",
-				   can_dev_name(dev),
-				   (rcv->can_id & CAN_EFF_FLAG) ? 0 : 5, "",
-				   (rcv->can_id & CAN_EFF_FLAG) ? 8 : 3, rcv->can_id,
-				   rcv->mask, rcv->func, rcv->data,
-				   READ_ONCE(rcv->matches), rcv->ident);
-			n++;
-		}
-	}
-	if (!n)
+	if (!can_rx_table_walk(table, which, can_show_receiver, &ctx))
 		seq_printf(m, "  (%s: no entry)\n", can_dev_name(dev));
-	return n;
 }
 
 /* The list named by the file, for all devices and then for each device. */

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * CAN_RAW: sockets that send and receive whole CAN frames. Each socket
+/* CAN_RAW: sockets that send and receive whole CAN frames. Each socket
  * subscribes to the frames its filters select on one interface or on all
  * of them; what it sends goes out unchanged and, unless switched off, is
  * looped back to the other local sockets.
@@ -30,8 +29,7 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("The CAN stack developers");
 MODULE_ALIAS("can-proto-" __stringify(CAN_RAW));
 
-/*
- * Every raw socket, so that the device notifier can find those bound to
+/* Every raw socket, so that the device notifier can find those bound to
  * a vanishing device. Process context only: socket init and release and
  * the notifier, which takes it under rtnl_lock().
  */
@@ -170,8 +168,7 @@ static void raw_unsubscribe_all(struct net *net, struct net_device *dev,
 	raw_unsubscribe_errors(net, dev, sk, ro->err_mask);
 }
 
-/*
- * The device the socket is bound to, with a reference, or NULL when bound
+/* The device the socket is bound to, with a reference, or NULL when bound
  * to all devices. -ENODEV if the bound device is gone.
  */
 struct net_device *raw_bound_dev(struct sock *sk)
@@ -279,8 +276,7 @@ static int raw_init(struct sock *sk)
 	return 0;
 }
 
-/*
- * Leave the notifier's list first, so that it no longer looks at us, then
+/* Leave the notifier's list first, so that it no longer looks at us, then
  * drop the subscriptions. Frames already being delivered may still reach
  * raw_rcv(): the core holds the socket until they are done, and the
  * per-CPU state goes with the socket's last reference.

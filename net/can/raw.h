@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Internals of CAN_RAW shared between the socket code (raw.c) and the
+/* Internals of CAN_RAW shared between the socket code (raw.c) and the
  * socket options (raw_sockopt.c).
  */
 
@@ -16,8 +15,7 @@
 
 #define RAW_MIN_NAMELEN CAN_REQUIRED_SIZE(struct sockaddr_can, can_ifindex)
 
-/*
- * The frame last handed to this socket on one CPU. A socket whose filters
+/* The frame last handed to this socket on one CPU. A socket whose filters
  * overlap sees the same skb once per match, back to back on the CPU that
  * dispatches it; this is how it delivers the frame once (or, with joined
  * filters, only once every filter matched).
@@ -72,8 +70,7 @@ static inline struct raw_sock *raw_sk(const struct sock *sk)
 	return container_of(sk, struct raw_sock, sk);
 }
 
-/*
- * Subscribing and unsubscribing filters; the caller holds rtnl_lock() and
+/* Subscribing and unsubscribing filters; the caller holds rtnl_lock() and
  * the socket lock. @dev is NULL for all devices.
  */
 int raw_subscribe(struct net *net, struct net_device *dev, struct sock *sk,

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * CAN_RAW socket options: one small function per option, each validating
+/* CAN_RAW socket options: one small function per option, each validating
  * its input where it enters. Filters change atomically for a bound socket:
  * the new set is subscribed before the old one is dropped, and a frame
  * that both match is still delivered once.
@@ -189,8 +188,7 @@ int raw_setsockopt(struct socket *sock, int level, int optname,
 	return -ENOPROTOOPT;
 }
 
-/*
- * A buffer too small for all filters gets -ERANGE, and the size needed is
+/* A buffer too small for all filters gets -ERANGE, and the size needed is
  * written to *optlen so that the caller can retry.
  */
 static int raw_get_filter(struct sock *sk, char __user *optval,

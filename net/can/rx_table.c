@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The receive table: which subscribers want which frames. A subscription
- * goes into the list that makes matching it cheapest: exact identifiers
- * are found by index or hash, catch-all subscriptions need no compare,
- * and only real id/mask filters are tested one by one.
+/* The receive table: which subscribers want which frames. A subscription
+ * goes where matching it is cheapest. Exact identifiers are found by
+ * index (11 bit) or hash (29 bit); catch-alls need no compare. Id/mask
+ * filters are grouped by mask, and each group hashes its filters by the
+ * identifier bits the mask keeps: a frame costs one lookup per distinct
+ * mask, however many filters share it (tuple space search). Only
+ * inverted and error filters, which usually all match, are lists.
  */
 
 #include <linux/can.h>
@@ -15,6 +17,66 @@
 #include "af_can.h"
 
 #define CAN_EFF_RTR_FLAGS (CAN_EFF_FLAG | CAN_RTR_FLAG)
+#define CAN_GROUP_HASH_BITS 8
+
+/**
+ * struct can_mask_group - the id/mask filters of a table that share a mask
+ * @node: link in &can_rx_table.mask_groups, in order of creation
+ * @rcu: deferred free once the last filter left
+ * @mask: the mask, after can_rx_place()
+ * @entries: filters in @slot
+ * @slot: filters hashed by their (reduced) identifier
+ *
+ * Created and freed under the namespace's rx_lock, read under RCU.
+ */
+struct can_mask_group {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	canid_t mask;
+	unsigned int entries;
+	struct hlist_head slot[BIT(CAN_GROUP_HASH_BITS)];
+};
+
+static struct hlist_head *can_group_slot(struct can_mask_group *group,
+					 canid_t can_id)
+{
+	return &group->slot[hash_32(can_id, CAN_GROUP_HASH_BITS)];
+}
+
+static struct can_mask_group *can_group_find(struct can_rx_table *table,
+					     canid_t mask)
+{
+	struct can_mask_group *group;
+
+	hlist_for_each_entry(group, &table->mask_groups, node)
+		if (group->mask == mask)
+			return group;
+	return NULL;
+}
+
+/* Context: rx_lock held, so the allocation cannot sleep. */
+static struct can_mask_group *can_group_get(struct can_rx_table *table,
+					    canid_t mask)
+{
+	struct can_mask_group *group = can_group_find(table, mask);
+
+	if (group)
+		return group;
+	group = kzalloc(sizeof(*group), GFP_ATOMIC);
+	if (!group)
+		return NULL;
+	group->mask = mask;
+	hlist_add_tail_rcu(&group->node, &table->mask_groups);
+	return group;
+}
+
+static void can_group_put(struct can_mask_group *group)
+{
+	if (--group->entries)
+		return;
+	hlist_del_rcu(&group->node);
+	kfree_rcu(group, rcu);
+}
 
 struct can_rx_table *can_rx_table_alloc(void)
 {
@@ -52,6 +114,8 @@ static unsigned int can_rx_drain_list(struct can_rx_table *table,
  */
 unsigned int can_rx_table_drain(struct can_rx_table *table)
 {
+	struct can_mask_group *group;
+	struct hlist_node *next;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < CAN_RX_SFF; i++)
@@ -60,6 +124,11 @@ unsigned int can_rx_table_drain(struct can_rx_table *table)
 		n += can_rx_drain_list(table, &table->sff[i]);
 	for (i = 0; i < CAN_EFF_SLOTS; i++)
 		n += can_rx_drain_list(table, &table->eff[i]);
+	/* The last filter of a group takes the group with it. */
+	hlist_for_each_entry_safe(group, next, &table->mask_groups, node) {
+		for (i = 0; i < ARRAY_SIZE(group->slot) && group->entries; i++)
+			n += can_rx_drain_list(table, &group->slot[i]);
+	}
 	return n;
 }
 
@@ -116,15 +185,19 @@ static enum can_rx_list can_rx_place(canid_t *can_id, canid_t *mask,
 	return CAN_RX_FIL;
 }
 
-/**
- * can_rx_table_list() - one list of a table, for walking it
- * @table: the table
- * @which: the list
- * @slot: index for CAN_RX_SFF and CAN_RX_EFF, else ignored
- */
-struct hlist_head *can_rx_table_list(struct can_rx_table *table,
-				     enum can_rx_list which,
-				     unsigned int slot)
+static unsigned int can_rx_list_slots(enum can_rx_list which)
+{
+	if (which == CAN_RX_SFF)
+		return CAN_SFF_SLOTS;
+	if (which == CAN_RX_EFF)
+		return CAN_EFF_SLOTS;
+	return 1;
+}
+
+/* The list of a subscription outside the mask groups. */
+static struct hlist_head *can_rx_list_head(struct can_rx_table *table,
+					   enum can_rx_list which,
+					   unsigned int slot)
 {
 	if (which == CAN_RX_SFF)
 		return &table->sff[slot];
@@ -139,14 +212,42 @@ struct hlist_head *can_rx_table_list(struct can_rx_table *table,
  * @rcv: the subscription with the caller's can_id and mask
  *
  * Context: the namespace's rx_lock held. Readers may walk the table.
+ * Return: 0, or -ENOMEM if a new mask group could not be allocated.
  */
-void can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv)
+int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv)
 {
+	struct can_mask_group *group;
+	struct hlist_head *head;
 	unsigned int slot;
 	enum can_rx_list which = can_rx_place(&rcv->can_id, &rcv->mask, &slot);
 
-	hlist_add_head_rcu(&rcv->node, can_rx_table_list(table, which, slot));
+	rcv->list = which;
+	if (which == CAN_RX_FIL) {
+		group = can_group_get(table, rcv->mask);
+		if (!group)
+			return -ENOMEM;
+		group->entries++;
+		head = can_group_slot(group, rcv->can_id);
+	} else {
+		head = can_rx_list_head(table, which, slot);
+	}
+	hlist_add_head_rcu(&rcv->node, head);
 	WRITE_ONCE(table->entries, table->entries + 1);
+	return 0;
+}
+
+/* Where the subscription with these (placed) values would be, or NULL. */
+static struct hlist_head *can_rx_find_head(struct can_rx_table *table,
+					   enum can_rx_list which,
+					   canid_t can_id, canid_t mask,
+					   unsigned int slot)
+{
+	struct can_mask_group *group;
+
+	if (which != CAN_RX_FIL)
+		return can_rx_list_head(table, which, slot);
+	group = can_group_find(table, mask);
+	return group ? can_group_slot(group, can_id) : NULL;
 }
 
 /**
@@ -165,10 +266,14 @@ struct can_receiver *can_rx_table_find(struct can_rx_table *table,
 				       can_rx_func_t func, void *data)
 {
 	struct can_receiver *rcv;
+	struct hlist_head *head;
 	unsigned int slot;
 	enum can_rx_list which = can_rx_place(&can_id, &mask, &slot);
 
-	hlist_for_each_entry(rcv, can_rx_table_list(table, which, slot), node) {
+	head = can_rx_find_head(table, which, can_id, mask, slot);
+	if (!head)
+		return NULL;
+	hlist_for_each_entry(rcv, head, node) {
 		if (rcv->can_id == can_id && rcv->mask == mask &&
 		    rcv->func == func && rcv->data == data)
 			return rcv;
@@ -176,15 +281,62 @@ struct can_receiver *can_rx_table_find(struct can_rx_table *table,
 	return NULL;
 }
 
-/* Context: the namespace's rx_lock held; free @rcv after a grace period. */
+/**
+ * can_rx_table_del() - unlink a subscription found by can_rx_table_find()
+ * @table: its table
+ * @rcv: the subscription; free it after a grace period
+ *
+ * Context: the namespace's rx_lock held.
+ */
 void can_rx_table_del(struct can_rx_table *table, struct can_receiver *rcv)
 {
+	struct can_mask_group *group;
+
 	hlist_del_rcu(&rcv->node);
 	WRITE_ONCE(table->entries, table->entries - 1);
+	if (rcv->list != CAN_RX_FIL)
+		return;
+	group = can_group_find(table, rcv->mask);
+	if (group)
+		can_group_put(group);
 }
 
-/*
- * The match count is for display only: two CPUs delivering to the same
+/**
+ * can_rx_table_walk() - call @fn for every subscription of one list
+ * @table: the table
+ * @which: the list
+ * @fn: called for each subscription
+ * @arg: passed to @fn
+ *
+ * Context: rcu_read_lock() or the namespace's rx_lock held.
+ * Return: the number of subscriptions visited.
+ */
+unsigned int can_rx_table_walk(struct can_rx_table *table,
+			       enum can_rx_list which, can_rx_walk_fn fn,
+			       void *arg)
+{
+	struct can_mask_group *group;
+	struct can_receiver *rcv;
+	unsigned int i, n = 0;
+
+	if (which == CAN_RX_FIL) {
+		hlist_for_each_entry_rcu(group, &table->mask_groups, node)
+			for (i = 0; i < ARRAY_SIZE(group->slot); i++)
+				hlist_for_each_entry_rcu(rcv, &group->slot[i], node) {
+					fn(rcv, arg);
+					n++;
+				}
+		return n;
+	}
+	for (i = 0; i < can_rx_list_slots(which); i++)
+		hlist_for_each_entry_rcu(rcv, can_rx_list_head(table, which, i), node) {
+			fn(rcv, arg);
+			n++;
+		}
+	return n;
+}
+
+/* The match count is for display only: two CPUs delivering to the same
  * subscriber at once may lose an increment, which is cheaper than an
  * atomic on every delivery.
  */
@@ -194,18 +346,38 @@ static void can_rx_deliver(struct can_receiver *rcv, struct sk_buff *skb)
 	rcv->matches++;
 }
 
-/* Deliver to every entry of @head whose filter (in)equality holds. */
-static unsigned int can_rx_deliver_masked(struct hlist_head *head,
-					  struct sk_buff *skb, canid_t can_id,
-					  bool want_equal)
+/* Inverted filters: those whose compare fails. */
+static unsigned int can_rx_deliver_inverted(struct can_rx_table *table,
+					    struct sk_buff *skb, canid_t can_id)
 {
 	struct can_receiver *rcv;
 	unsigned int matches = 0;
 
-	hlist_for_each_entry_rcu(rcv, head, node) {
-		if (((can_id & rcv->mask) == rcv->can_id) == want_equal) {
+	hlist_for_each_entry_rcu(rcv, &table->list[CAN_RX_INV], node) {
+		if ((can_id & rcv->mask) != rcv->can_id) {
 			can_rx_deliver(rcv, skb);
 			matches++;
+		}
+	}
+	return matches;
+}
+
+/* Id/mask filters: one hash lookup per distinct mask. */
+static unsigned int can_rx_deliver_grouped(struct can_rx_table *table,
+					   struct sk_buff *skb, canid_t can_id)
+{
+	struct can_mask_group *group;
+	struct can_receiver *rcv;
+	unsigned int matches = 0;
+	canid_t key;
+
+	hlist_for_each_entry_rcu(group, &table->mask_groups, node) {
+		key = can_id & group->mask;
+		hlist_for_each_entry_rcu(rcv, can_group_slot(group, key), node) {
+			if (rcv->can_id == key) {
+				can_rx_deliver(rcv, skb);
+				matches++;
+			}
 		}
 	}
 	return matches;
@@ -277,10 +449,8 @@ unsigned int can_rx_table_deliver(struct can_rx_table *table,
 		can_rx_deliver(rcv, skb);
 		matches++;
 	}
-	matches += can_rx_deliver_masked(&table->list[CAN_RX_FIL], skb,
-					 can_id, true);
-	matches += can_rx_deliver_masked(&table->list[CAN_RX_INV], skb,
-					 can_id, false);
+	matches += can_rx_deliver_grouped(table, skb, can_id);
+	matches += can_rx_deliver_inverted(table, skb, can_id);
 	matches += can_rx_deliver_exact(table, skb, can_id);
 	return matches;
 }

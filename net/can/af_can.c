@@ -370,15 +370,16 @@ static bool can_frame_is_valid(struct sk_buff *skb, struct net_device *dev)
 static int can_rcv(struct sk_buff *skb, struct net_device *dev,
 		   struct packet_type *pt, struct net_device *orig_dev)
 {
-	struct can_pernet *cn = can_pernet(dev_net(dev));
 	struct can_rx_table *dev_table = can_dev_rx_table(dev);
+	struct can_pernet *cn;
 	unsigned int matches;
 
 	if (unlikely(!dev_table || !can_frame_is_valid(skb, dev))) {
-		this_cpu_inc(cn->stats->rx_invalid);
+		this_cpu_inc(can_pernet(dev_net(dev))->stats->rx_invalid);
 		kfree_skb(skb);
 		return NET_RX_DROP;
 	}
+	cn = dev_table->cn;
 
 	this_cpu_inc(cn->stats->rx_frames);
 	can_set_skb_uid(skb);
@@ -498,7 +499,9 @@ EXPORT_SYMBOL(can_send);
 
 static int can_dev_attach(struct net_device *dev)
 {
-	struct can_rx_table *table = can_rx_table_alloc();
+	struct can_rx_table *table;
+
+	table = can_rx_table_alloc(can_pernet(dev_net(dev)));
 
 	if (!table)
 		return -ENOMEM;
@@ -566,7 +569,7 @@ static int __net_init can_pernet_init(struct net *net)
 	spin_lock_init(&cn->rx_lock);
 	spin_lock_init(&cn->stats_lock);
 
-	cn->all_devs = can_rx_table_alloc();
+	cn->all_devs = can_rx_table_alloc(cn);
 	if (!cn->all_devs)
 		return -ENOMEM;
 

@@ -17,6 +17,8 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 
+struct can_pernet;
+
 /* The lists of a receive table; the order is that of /proc/net/can. */
 enum can_rx_list {
 	CAN_RX_ERR,	/* error frames, by class */
@@ -68,6 +70,8 @@ struct can_receiver {
  * @sff: exact 11-bit subscriptions, one list per identifier
  * @eff: exact 29-bit subscriptions, hashed by identifier
  * @entries: number of subscriptions in the table
+ * @cn: the namespace the table belongs to; a device that changes its
+ *	namespace gets a new table
  *
  * Writers hold the namespace's &can_pernet.rx_lock; readers walk the
  * lists under rcu_read_lock() and see each entry whole or not at all.
@@ -79,6 +83,7 @@ struct can_rx_table {
 	struct hlist_head sff[CAN_SFF_SLOTS];
 	struct hlist_head eff[CAN_EFF_SLOTS];
 	unsigned int entries;
+	struct can_pernet *cn;
 };
 
 /* Frame counters, one set per CPU, summed when read. */
@@ -142,7 +147,7 @@ struct can_pernet {
 struct can_pernet *can_pernet(const struct net *net);
 struct can_rx_table *can_dev_rx_table(struct net_device *dev);
 
-struct can_rx_table *can_rx_table_alloc(void);
+struct can_rx_table *can_rx_table_alloc(struct can_pernet *cn);
 void can_rx_table_free(struct can_rx_table *table);
 unsigned int can_rx_table_drain(struct can_rx_table *table);
 int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv);

@@ -78,9 +78,13 @@ static void can_group_put(struct can_mask_group *group)
 	kfree_rcu(group, rcu);
 }
 
-struct can_rx_table *can_rx_table_alloc(void)
+struct can_rx_table *can_rx_table_alloc(struct can_pernet *cn)
 {
-	return kvzalloc(sizeof(struct can_rx_table), GFP_KERNEL);
+	struct can_rx_table *table = kvzalloc(sizeof(*table), GFP_KERNEL);
+
+	if (table)
+		table->cn = cn;
+	return table;
 }
 
 /* The caller has emptied and unpublished the table; readers may remain. */

@@ -15,7 +15,8 @@ ML=/opt/mainline-can
 OUT=/tmp/bench
 mkdir -p $OUT
 
-# scenario sizes... ; costs are per frame in virtual ns unless noted
+# SCENARIO:N pairs for can_bench; costs are virtual ns per frame, except
+# regtime (ns for all N) and memsock/memfilt (slab bytes per socket/filter).
 SCENARIOS="loop:1 loopfd:1
 sff:1 sff:10 sff:100 sff:1000 sff:10000
 eff:1 eff:10 eff:100 eff:1000 eff:10000
@@ -81,9 +82,12 @@ load_ours
 run_all ours
 unload_ours
 
-printf '%-10s %6s %12s %12s %7s\n' scenario N mainline ours ratio
-join -j1 <(awk '{print $1"/"$2, $3}' $OUT/mainline | sort) \
-	<(awk '{print $1"/"$2, $3}' $OUT/ours | sort) |
+printf '%-38s %6s %12s %12s %7s\n' scenario N mainline ours ratio
+# can_bench prints "scenario N value", bcm_bench "name value".
+keyed() {
+	awk 'NF == 2 { print $1 "/-", $2 } NF == 3 { print $1 "/" $2, $3 }' "$1" | sort
+}
+join -j1 <(keyed $OUT/mainline) <(keyed $OUT/ours) |
 	awk '{ split($1, k, "/"); r = $2 > 0 ? $3 / $2 : 0;
-	       printf "%-10s %6s %12s %12s %7.2f\n", k[1], k[2], $2, $3, r }' |
+	       printf "%-38s %6s %12s %12s %7.2f\n", k[1], k[2], $2, $3, r }' |
 	sort -k1,1 -k2,2n

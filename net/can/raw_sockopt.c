@@ -23,19 +23,24 @@ static int raw_copy_int(sockptr_t optval, unsigned int optlen, int *val)
 	return copy_from_sockptr(val, optval, sizeof(int)) ? -EFAULT : 0;
 }
 
-/* Take @filter (count entries, owned by the socket afterwards). */
+/* Make @filter the socket's filter set. More than one filter is an array
+ * the socket owns from now on; a single filter is copied into the socket.
+ */
 static void raw_install_filters(struct raw_sock *ro, struct can_filter *filter,
 				int count)
 {
 	if (ro->filter != &ro->one_filter)
 		kfree(ro->filter);
-	if (count == 1) {
+	if (count == 1)
 		ro->one_filter = *filter;
-		kfree(filter);
-		filter = &ro->one_filter;
-	}
-	ro->filter = count ? filter : &ro->one_filter;
+	ro->filter = count > 1 ? filter : &ro->one_filter;
 	ro->count = count;
+}
+
+static void raw_drop_filters(struct can_filter *filter, int count)
+{
+	if (count > 1)
+		kfree(filter);
 }
 
 static int raw_swap_filters(struct sock *sk, struct can_filter *filter,
@@ -52,12 +57,12 @@ static int raw_swap_filters(struct sock *sk, struct can_filter *filter,
 
 	dev = raw_bound_dev(sk);
 	if (IS_ERR(dev)) {
-		kfree(filter);
+		raw_drop_filters(filter, count);
 		return PTR_ERR(dev);
 	}
 	err = raw_subscribe(sock_net(sk), dev, sk, filter, count);
 	if (err) {
-		kfree(filter);
+		raw_drop_filters(filter, count);
 	} else {
 		raw_unsubscribe(sock_net(sk), dev, sk, ro->filter, ro->count);
 		raw_install_filters(ro, filter, count);
@@ -66,10 +71,11 @@ static int raw_swap_filters(struct sock *sk, struct can_filter *filter,
 	return err;
 }
 
+/* A single filter, the common case, needs no allocation. */
 static int raw_set_filter(struct sock *sk, sockptr_t optval,
 			  unsigned int optlen)
 {
-	struct can_filter *filter = NULL;
+	struct can_filter single, *filter = &single;
 	int count, err;
 
 	if (optlen % sizeof(struct can_filter) ||
@@ -77,11 +83,12 @@ static int raw_set_filter(struct sock *sk, sockptr_t optval,
 		return -EINVAL;
 
 	count = optlen / sizeof(struct can_filter);
-	if (count) {
+	if (count == 1 && copy_from_sockptr(&single, optval, optlen))
+		return -EFAULT;
+	if (count > 1)
 		filter = memdup_sockptr(optval, optlen);
-		if (IS_ERR(filter))
-			return PTR_ERR(filter);
-	}
+	if (IS_ERR(filter))
+		return PTR_ERR(filter);
 
 	rtnl_lock();
 	lock_sock(sk);

@@ -16,6 +16,7 @@
 
 MODULE_DESCRIPTION("PF_CAN broadcast manager protocol");
 MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The CAN stack developers");
 MODULE_ALIAS("can-proto-2");
 
 /* Every BCM socket, for the netdevice notifier. The mutex protects the

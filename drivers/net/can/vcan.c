@@ -158,5 +158,5 @@ module_exit(vcan_exit);
 
 MODULE_DESCRIPTION("Virtual CAN interface");
 MODULE_LICENSE("GPL");
-MODULE_AUTHOR("CAN stack team");
+MODULE_AUTHOR("The CAN stack developers");
 MODULE_ALIAS_RTNL_LINK(VCAN_KIND);

@@ -57,7 +57,7 @@ ktap_add_totals() {
 		KTAP_FAIL=$((KTAP_FAIL + 1))
 		return 1
 	fi
-	p=$(echo "$line" | sed -E 's/.*pass:([0-9]+).*/\1/')
+	p=$(echo "$line" | sed -E 's/^# Totals: pass:([0-9]+).*/\1/')
 	f=$(echo "$line" | sed -E 's/.* fail:([0-9]+).*/\1/')
 	s=$(echo "$line" | sed -E 's/.* skip:([0-9]+).*/\1/')
 	KTAP_PASS=$((KTAP_PASS + p))

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The CAN device layer: allocating and registering CAN netdevices,
+ * the checks on open and close, fault confinement state changes with
+ * their error frames, and recovery from bus-off.
+ */
+
+#include <linux/if_arp.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/can/dev.h>
+
+static void can_setup(struct net_device *dev)
+{
+	dev->type = ARPHRD_CAN;
+	dev->mtu = CAN_MTU;
+	dev->min_mtu = CAN_MTU;
+	dev->max_mtu = CAN_MTU;
+	dev->hard_header_len = 0;
+	dev->addr_len = 0;
+	dev->tx_queue_len = 10;
+	dev->flags = IFF_NOARP;
+	dev->features = NETIF_F_HW_CSUM;
+}
+
+/* Restart after bus-off: tell listeners with an error frame, drop what
+ * the controller never sent, and start it again. Process context, RTNL
+ * not needed: the driver's do_set_mode serialises against its IRQ.
+ */
+static int can_restart(struct net_device *dev)
+{
+	struct can_priv *priv = netdev_priv(dev);
+	struct can_frame *cf;
+	struct sk_buff *skb;
+	int err;
+
+	if (netif_carrier_ok(dev))
+		return -EBUSY;
+
+	can_flush_echo_skbs(dev);
+
+	skb = can_err_skb_alloc(dev, &cf);
+	if (skb) {
+		cf->can_id |= CAN_ERR_RESTARTED;
+		netif_rx(skb);
+	}
+
+	priv->can_stats.restarts++;
+	err = priv->do_set_mode(dev, CAN_MODE_START);
+	if (err) {
+		netdev_err(dev, "restart failed: %pe\n", ERR_PTR(err));
+		return err;
+	}
+	netif_carrier_on(dev);
+	netdev_dbg(dev, "restarted after bus-off\n");
+	return 0;
+}
+
+static void can_restart_work(struct work_struct *work)
+{
+	struct can_priv *priv = container_of(to_delayed_work(work),
+					     struct can_priv, restart_work);
+
+	can_restart(priv->dev);
+}
+
+/**
+ * can_dev_restart_now() - restart a device in bus-off at the user's request
+ * @dev: the device, up
+ *
+ * Process context, RTNL held (netlink).
+ *
+ * Return: 0; -EINVAL if automatic restart is configured, -EBUSY if the
+ * device is not bus-off, or the driver's error from do_set_mode.
+ */
+int can_dev_restart_now(struct net_device *dev)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	ASSERT_RTNL();
+	/* Automatic restart owns recovery; nothing to recover otherwise. */
+	if (priv->restart_ms || priv->state != CAN_STATE_BUS_OFF)
+		return priv->restart_ms ? -EINVAL : -EBUSY;
+
+	cancel_delayed_work_sync(&priv->restart_work);
+	return can_restart(dev);
+}
+
+/**
+ * can_bus_off() - the controller went bus-off
+ * @dev: the device
+ *
+ * Stops the queue's carrier and, with restart-ms set, schedules the
+ * restart. Any context (usually the driver's interrupt handler), after
+ * can_change_state() has recorded CAN_STATE_BUS_OFF.
+ */
+void can_bus_off(struct net_device *dev)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	netdev_info(dev, "bus-off%s\n",
+		    priv->restart_ms ? ", restart scheduled" : "");
+	netif_carrier_off(dev);
+	if (priv->restart_ms)
+		schedule_delayed_work(&priv->restart_work,
+				      msecs_to_jiffies(priv->restart_ms));
+}
+EXPORT_SYMBOL_GPL(can_bus_off);
+
+/* data[1] bits of an error frame, per state, for each side of the link. */
+static const u8 crtl_bits[2][CAN_STATE_BUS_OFF] = {
+	[0] = { CAN_ERR_CRTL_ACTIVE, CAN_ERR_CRTL_TX_WARNING,
+		CAN_ERR_CRTL_TX_PASSIVE },
+	[1] = { CAN_ERR_CRTL_ACTIVE, CAN_ERR_CRTL_RX_WARNING,
+		CAN_ERR_CRTL_RX_PASSIVE },
+};
+
+static u8 state_bits(enum can_state state, bool is_rx)
+{
+	return state < CAN_STATE_BUS_OFF ? crtl_bits[is_rx][state] : 0;
+}
+
+/* Count entries into worse states only; recovery is not an event. */
+static void count_state_entry(struct can_priv *priv, enum can_state state)
+{
+	if (state <= priv->state)
+		return;
+	if (state == CAN_STATE_ERROR_WARNING)
+		priv->can_stats.error_warning++;
+	else if (state == CAN_STATE_ERROR_PASSIVE)
+		priv->can_stats.error_passive++;
+	else if (state == CAN_STATE_BUS_OFF)
+		priv->can_stats.bus_off++;
+}
+
+/**
+ * can_change_state() - record a new fault confinement state
+ * @dev: the device
+ * @cf: error frame to describe the change in, or NULL
+ * @tx_state: state implied by the transmit error counter
+ * @rx_state: state implied by the receive error counter
+ *
+ * The device's state becomes the worse of the two. @cf gets CAN_ERR_BUSOFF,
+ * or CAN_ERR_CRTL with the side(s) that caused the change in data[1].
+ * Any context; the driver serialises calls (its interrupt handler).
+ */
+void can_change_state(struct net_device *dev, struct can_frame *cf,
+		      enum can_state tx_state, enum can_state rx_state)
+{
+	struct can_priv *priv = netdev_priv(dev);
+	enum can_state state = max(tx_state, rx_state);
+
+	if (state == priv->state)
+		return;
+
+	count_state_entry(priv, state);
+	priv->state = state;
+	if (!cf)
+		return;
+
+	if (state == CAN_STATE_BUS_OFF) {
+		cf->can_id |= CAN_ERR_BUSOFF;
+		return;
+	}
+	cf->can_id |= CAN_ERR_CRTL;
+	if (tx_state >= rx_state)
+		cf->data[1] |= state_bits(tx_state, false);
+	if (rx_state >= tx_state)
+		cf->data[1] |= state_bits(rx_state, true);
+}
+EXPORT_SYMBOL_GPL(can_change_state);
+
+/**
+ * can_dev_alloc() - allocate a CAN netdevice
+ * @sizeof_priv: size of the driver's private data, which starts with
+ *	struct can_priv
+ * @echo_skb_max: number of TX slots that wait for confirmation
+ *
+ * Process context. The device is named can%d and starts in
+ * CAN_STATE_STOPPED with no bit timing.
+ *
+ * Return: the device, or NULL if memory ran out. Free it with
+ * can_dev_free().
+ */
+struct net_device *can_dev_alloc(int sizeof_priv, unsigned int echo_skb_max)
+{
+	size_t echo_off = ALIGN(sizeof_priv, sizeof(struct sk_buff *));
+	struct net_device *dev;
+	struct can_priv *priv;
+
+	dev = alloc_netdev(echo_off + echo_skb_max * sizeof(struct sk_buff *),
+			   "can%d", NET_NAME_UNKNOWN, can_setup);
+	if (!dev)
+		return NULL;
+
+	priv = netdev_priv(dev);
+	priv->dev = dev;
+	priv->echo_skb_max = echo_skb_max;
+	priv->echo_skb = echo_skb_max ? (void *)priv + echo_off : NULL;
+	priv->state = CAN_STATE_STOPPED;
+	INIT_DELAYED_WORK(&priv->restart_work, can_restart_work);
+	netdev_dbg(dev, "allocated\n");
+	return dev;
+}
+EXPORT_SYMBOL_GPL(can_dev_alloc);
+
+/**
+ * can_dev_free() - free a device from can_dev_alloc()
+ * @dev: the device, unregistered or never registered
+ *
+ * Process context.
+ */
+void can_dev_free(struct net_device *dev)
+{
+	free_netdev(dev);
+}
+EXPORT_SYMBOL_GPL(can_dev_free);
+
+/**
+ * can_dev_is_can() - tell whether @dev was created by this layer
+ * @dev: any network device
+ *
+ * Return: true for CAN devices of real controllers.
+ */
+bool can_dev_is_can(const struct net_device *dev)
+{
+	return dev->rtnl_link_ops == &can_link_ops;
+}
+EXPORT_SYMBOL_GPL(can_dev_is_can);
+
+/**
+ * can_dev_register() - make a CAN device visible
+ * @dev: from can_dev_alloc(), with the can_priv fields the driver
+ *	supports filled in
+ *
+ * Process context, RTNL not held.
+ *
+ * Return: 0, -EINVAL if the driver gave bit timing limits but no
+ * do_set_bittiming, or register_netdev()'s error.
+ */
+int can_dev_register(struct net_device *dev)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	if (WARN_ON_ONCE(priv->bittiming_const && !priv->do_set_bittiming))
+		return -EINVAL;
+
+	dev->rtnl_link_ops = &can_link_ops;
+	netif_carrier_off(dev);
+	return register_netdev(dev);
+}
+EXPORT_SYMBOL_GPL(can_dev_register);
+
+/**
+ * can_dev_unregister() - remove a CAN device from the system
+ * @dev: a registered device; closed first if it is up
+ *
+ * Process context, RTNL not held.
+ */
+void can_dev_unregister(struct net_device *dev)
+{
+	unregister_netdev(dev);
+}
+EXPORT_SYMBOL_GPL(can_dev_unregister);
+
+/**
+ * can_dev_open() - common checks of a driver's ndo_open
+ * @dev: the device being opened
+ *
+ * Process context, RTNL held. Call before starting the controller.
+ *
+ * Return: 0, or -EINVAL if no bitrate was configured.
+ */
+int can_dev_open(struct net_device *dev)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	if (!priv->bittiming.bitrate) {
+		netdev_err(dev, "no bitrate set: configure one with \"ip link set %s type can bitrate ...\"\n",
+			   dev->name);
+		return -EINVAL;
+	}
+	netif_carrier_on(dev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(can_dev_open);
+
+/**
+ * can_dev_close() - common part of a driver's ndo_stop
+ * @dev: the device being closed
+ *
+ * Process context, RTNL held. Waits for a pending restart, so call it
+ * before the controller is put into reset.
+ */
+void can_dev_close(struct net_device *dev)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	cancel_delayed_work_sync(&priv->restart_work);
+	netif_carrier_off(dev);
+}
+EXPORT_SYMBOL_GPL(can_dev_close);
+
+static int __init can_dev_init(void)
+{
+	int err = can_netlink_register();
+
+	if (!err)
+		pr_debug("can-dev: loaded\n");
+	return err;
+}
+
+static void __exit can_dev_exit(void)
+{
+	can_netlink_unregister();
+}
+
+module_init(can_dev_init);
+module_exit(can_dev_exit);
+
+MODULE_DESCRIPTION("CAN device layer: netlink configuration, states, echo");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_RTNL_LINK("can");

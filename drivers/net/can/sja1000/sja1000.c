@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/* NXP SJA1000 CAN controller in PeliCAN mode. Board glue (PCI, platform)
+ * supplies register accessors, clock and interrupt; this file programs
+ * the chip, moves frames through its one transmit buffer and receive
+ * FIFO, and turns its error interrupts into error frames and states.
+ */
+
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include "sja1000.h"
+
+/* The chip needs a few microseconds to enter or leave reset mode;
+ * mode changes happen in process context only.
+ */
+#define SJA1000_MODE_TRIES	100
+/* Bound the work of one interrupt so a stuck line cannot lock up a CPU. */
+#define SJA1000_IRQ_LOOPS	32
+
+static const struct can_bittiming_const sja1000_bittiming_const = {
+	.name = "sja1000",
+	.tseg1_min = 1, .tseg1_max = 16,	/* BTR1 TSEG1, 4 bits */
+	.tseg2_min = 1, .tseg2_max = 8,		/* BTR1 TSEG2, 3 bits */
+	.sjw_max = 4,				/* BTR0 SJW, 2 bits */
+	.brp_min = 1, .brp_max = 64, .brp_inc = 1,	/* BTR0 BRP, 6 bits */
+};
+
+static u8 rd(const struct sja1000_priv *priv, int reg)
+{
+	return priv->read_reg(priv, reg);
+}
+
+static void wr(const struct sja1000_priv *priv, int reg, u8 val)
+{
+	priv->write_reg(priv, reg, val);
+}
+
+static void write_cmd(struct sja1000_priv *priv, u8 cmd)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&priv->cmd_lock, flags);
+	wr(priv, SJA1000_CMR, cmd);
+	/* The datasheet wants a read in between two CMR writes. */
+	rd(priv, SJA1000_SR);
+	spin_unlock_irqrestore(&priv->cmd_lock, flags);
+}
+
+/* Write MOD until the chip reports the mode; false if it never does. */
+static bool set_mod(struct sja1000_priv *priv, u8 mod)
+{
+	int i;
+
+	for (i = 0; i < SJA1000_MODE_TRIES; i++) {
+		wr(priv, SJA1000_MOD, mod);
+		if ((rd(priv, SJA1000_MOD) & SJA1000_MOD_RM) ==
+		    (mod & SJA1000_MOD_RM))
+			return true;
+		usleep_range(10, 20);
+	}
+	netdev_err(priv->dev, "controller did not %s reset mode\n",
+		   (mod & SJA1000_MOD_RM) ? "enter" : "leave");
+	return false;
+}
+
+static void enter_reset(struct sja1000_priv *priv)
+{
+	wr(priv, SJA1000_IER, 0);
+	set_mod(priv, SJA1000_MOD_RM);
+	priv->can.state = CAN_STATE_STOPPED;
+}
+
+static u8 mode_bits(const struct sja1000_priv *priv)
+{
+	u8 mod = 0;
+
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LISTENONLY))
+		mod |= SJA1000_MOD_LOM;
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LOOPBACK) ||
+	    can_is_ctrlmode(&priv->can, CAN_CTRLMODE_PRESUME_ACK))
+		mod |= SJA1000_MOD_STM;
+	return mod;
+}
+
+/* Bus errors come often on a faulty bus; report them only when asked. */
+static u8 irq_mask(const struct sja1000_priv *priv)
+{
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_BERR_REPORTING))
+		return SJA1000_IRQ_ALL;
+	return SJA1000_IRQ_ALL & ~SJA1000_IRQ_BEI;
+}
+
+static void leave_reset(struct sja1000_priv *priv)
+{
+	if (!set_mod(priv, mode_bits(priv)))
+		return;
+	priv->can.state = CAN_STATE_ERROR_ACTIVE;
+	wr(priv, SJA1000_IER, irq_mask(priv));
+}
+
+/* Reset-mode setup: PeliCAN mode, accept every identifier, fresh counters. */
+static void chip_setup(struct sja1000_priv *priv)
+{
+	int i;
+
+	wr(priv, SJA1000_CDR, priv->cdr | SJA1000_CDR_PELICAN);
+	for (i = 0; i < 4; i++) {
+		wr(priv, SJA1000_ACR0 + i, 0x00);
+		wr(priv, SJA1000_AMR0 + i, 0xff);
+	}
+	wr(priv, SJA1000_OCR, priv->ocr);
+	wr(priv, SJA1000_MOD, SJA1000_MOD_RM | SJA1000_MOD_AFM);
+	wr(priv, SJA1000_TXERR, 0);
+	wr(priv, SJA1000_RXERR, 0);
+	rd(priv, SJA1000_ECC);
+	rd(priv, SJA1000_ALC);
+	rd(priv, SJA1000_IR);
+}
+
+static void sja1000_start(struct sja1000_priv *priv)
+{
+	enter_reset(priv);
+	chip_setup(priv);
+	leave_reset(priv);
+}
+
+static int sja1000_set_bittiming(struct net_device *dev)
+{
+	struct sja1000_priv *priv = netdev_priv(dev);
+	const struct can_bittiming *bt = &priv->can.bittiming;
+	u8 btr0, btr1;
+
+	btr0 = ((bt->sjw - 1) << SJA1000_BTR0_SJW_SHIFT) | (bt->brp - 1);
+	btr1 = ((bt->phase_seg2 - 1) << SJA1000_BTR1_TSEG2_SHIFT) |
+	       (bt->prop_seg + bt->phase_seg1 - 1);
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_3_SAMPLES))
+		btr1 |= SJA1000_BTR1_SAM;
+
+	netdev_dbg(dev, "BTR0 0x%02x BTR1 0x%02x\n", btr0, btr1);
+	wr(priv, SJA1000_BTR0, btr0);
+	wr(priv, SJA1000_BTR1, btr1);
+	return 0;
+}
+
+static int sja1000_set_mode(struct net_device *dev, enum can_mode mode)
+{
+	struct sja1000_priv *priv = netdev_priv(dev);
+
+	if (mode != CAN_MODE_START)
+		return -EOPNOTSUPP;
+	sja1000_start(priv);
+	sja1000_set_bittiming(dev);
+	netif_wake_queue(dev);
+	return 0;
+}
+
+static int sja1000_get_berr_counter(const struct net_device *dev,
+				    struct can_berr_counter *bec)
+{
+	const struct sja1000_priv *priv = netdev_priv(dev);
+
+	bec->txerr = rd(priv, SJA1000_TXERR);
+	bec->rxerr = rd(priv, SJA1000_RXERR);
+	return 0;
+}
+
+/* Load the transmit buffer: frame information, identifier, data. */
+static void load_tx_buffer(struct sja1000_priv *priv,
+			   const struct can_frame *cf)
+{
+	canid_t id = cf->can_id;
+	u8 fi = cf->len & SJA1000_FI_DLC;
+	int reg = SJA1000_SFF_DATA;
+	int i;
+
+	if (id & CAN_RTR_FLAG)
+		fi |= SJA1000_FI_RTR;
+	if (id & CAN_EFF_FLAG) {
+		fi |= SJA1000_FI_FF;
+		id = (id & CAN_EFF_MASK) << 3;
+		wr(priv, SJA1000_ID1, id >> 24);
+		wr(priv, SJA1000_ID1 + 1, id >> 16);
+		wr(priv, SJA1000_ID1 + 2, id >> 8);
+		wr(priv, SJA1000_ID1 + 3, id);
+		reg = SJA1000_EFF_DATA;
+	} else {
+		id = (id & CAN_SFF_MASK) << 5;
+		wr(priv, SJA1000_ID1, id >> 8);
+		wr(priv, SJA1000_ID1 + 1, id);
+	}
+	for (i = 0; i < cf->len; i++)
+		wr(priv, reg + i, cf->data[i]);
+	wr(priv, SJA1000_FI, fi);
+}
+
+static u8 tx_command(const struct sja1000_priv *priv)
+{
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LOOPBACK))
+		return SJA1000_CMD_SRR;
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_ONE_SHOT))
+		return SJA1000_CMD_TR | SJA1000_CMD_AT;
+	return SJA1000_CMD_TR;
+}
+
+/* One frame at a time: the queue stays stopped until the TX interrupt
+ * confirms it, which also keeps echo slot 0 ours alone.
+ */
+static netdev_tx_t sja1000_start_xmit(struct sk_buff *skb,
+				      struct net_device *dev)
+{
+	struct sja1000_priv *priv = netdev_priv(dev);
+
+	if (can_dropped_invalid_tx_skb(dev, skb))
+		return NETDEV_TX_OK;
+
+	netif_stop_queue(dev);
+	load_tx_buffer(priv, (struct can_frame *)skb->data);
+	can_put_echo_skb(skb, dev, 0);
+	write_cmd(priv, tx_command(priv));
+	return NETDEV_TX_OK;
+}
+
+static void read_rx_id(struct sja1000_priv *priv, struct can_frame *cf,
+		       u8 fi)
+{
+	canid_t id;
+
+	if (fi & SJA1000_FI_FF) {
+		id = (rd(priv, SJA1000_ID1) << 24) |
+		     (rd(priv, SJA1000_ID1 + 1) << 16) |
+		     (rd(priv, SJA1000_ID1 + 2) << 8) |
+		     rd(priv, SJA1000_ID1 + 3);
+		cf->can_id = (id >> 3) | CAN_EFF_FLAG;
+	} else {
+		id = (rd(priv, SJA1000_ID1) << 8) | rd(priv, SJA1000_ID1 + 1);
+		cf->can_id = id >> 5;
+	}
+	if (fi & SJA1000_FI_RTR)
+		cf->can_id |= CAN_RTR_FLAG;
+}
+
+/* Take the frame at the head of the receive FIFO and release it. */
+static void sja1000_rx(struct sja1000_priv *priv)
+{
+	struct net_device *dev = priv->dev;
+	struct can_frame *cf;
+	struct sk_buff *skb;
+	int reg, i;
+	u8 fi;
+
+	skb = can_skb_alloc(dev, &cf);
+	if (!skb) {
+		dev->stats.rx_dropped++;
+		write_cmd(priv, SJA1000_CMD_RRB);
+		return;
+	}
+
+	fi = rd(priv, SJA1000_FI);
+	read_rx_id(priv, cf, fi);
+	can_frame_set_len(cf, fi & SJA1000_FI_DLC,
+			  can_is_ctrlmode(&priv->can, CAN_CTRLMODE_CC_LEN8_DLC));
+	reg = (fi & SJA1000_FI_FF) ? SJA1000_EFF_DATA : SJA1000_SFF_DATA;
+	if (!(fi & SJA1000_FI_RTR)) {
+		for (i = 0; i < cf->len; i++)
+			cf->data[i] = rd(priv, reg + i);
+		dev->stats.rx_bytes += cf->len;
+	}
+	write_cmd(priv, SJA1000_CMD_RRB);
+
+	dev->stats.rx_packets++;
+	netif_rx(skb);
+}
+
+static void tx_done(struct sja1000_priv *priv)
+{
+	struct net_device *dev = priv->dev;
+
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_ONE_SHOT) &&
+	    !(rd(priv, SJA1000_SR) & SJA1000_SR_TCS)) {
+		dev->stats.tx_errors++;
+		can_free_echo_skb(dev, 0);
+	} else {
+		dev->stats.tx_bytes += can_get_echo_skb(dev, 0);
+		dev->stats.tx_packets++;
+	}
+	netif_wake_queue(dev);
+}
+
+static void report_overrun(struct sja1000_priv *priv, struct can_frame *cf)
+{
+	struct net_device_stats *stats = &priv->dev->stats;
+
+	cf->can_id |= CAN_ERR_CRTL;
+	cf->data[1] |= CAN_ERR_CRTL_RX_OVERFLOW;
+	stats->rx_over_errors++;
+	stats->rx_errors++;
+	write_cmd(priv, SJA1000_CMD_CDO);
+}
+
+/* ECC error code (bits 7..6) to the error frame's protocol error type. */
+static const u8 ecc_error_type[4] = {
+	CAN_ERR_PROT_BIT, CAN_ERR_PROT_FORM, CAN_ERR_PROT_STUFF,
+	CAN_ERR_PROT_UNSPEC,
+};
+
+static void report_bus_error(struct sja1000_priv *priv, struct can_frame *cf)
+{
+	u8 ecc = rd(priv, SJA1000_ECC);
+
+	priv->can.can_stats.bus_error++;
+	priv->dev->stats.rx_errors++;
+	cf->can_id |= CAN_ERR_PROT | CAN_ERR_BUSERROR;
+
+	cf->data[2] |= ecc_error_type[(ecc & SJA1000_ECC_CODE) >> 6];
+	cf->data[3] = ecc & SJA1000_ECC_SEG;
+	if (!(ecc & SJA1000_ECC_DIR_RX))
+		cf->data[2] |= CAN_ERR_PROT_TX;
+}
+
+static void report_arbitration_lost(struct sja1000_priv *priv,
+				    struct can_frame *cf)
+{
+	u8 alc = rd(priv, SJA1000_ALC);
+
+	priv->can.can_stats.arbitration_lost++;
+	cf->can_id |= CAN_ERR_LOSTARB;
+	cf->data[0] = alc & 0x1f;
+}
+
+/* The state the status register and the interrupt cause point to. */
+static enum can_state next_state(struct sja1000_priv *priv, u8 ir, u8 sr)
+{
+	enum can_state state = priv->can.state;
+
+	if (ir & SJA1000_IRQ_EI) {
+		if (sr & SJA1000_SR_BS)
+			state = CAN_STATE_BUS_OFF;
+		else if (sr & SJA1000_SR_ES)
+			state = CAN_STATE_ERROR_WARNING;
+		else
+			state = CAN_STATE_ERROR_ACTIVE;
+	}
+	if (ir & SJA1000_IRQ_EPI) {
+		if (state == CAN_STATE_ERROR_PASSIVE)
+			state = CAN_STATE_ERROR_WARNING;
+		else if (state != CAN_STATE_BUS_OFF)
+			state = CAN_STATE_ERROR_PASSIVE;
+	}
+	return state;
+}
+
+static void update_state(struct sja1000_priv *priv, struct can_frame *cf,
+			 enum can_state state)
+{
+	struct can_berr_counter bec;
+	enum can_state tx_state, rx_state;
+
+	if (state == priv->can.state)
+		return;
+
+	sja1000_get_berr_counter(priv->dev, &bec);
+	if (cf) {
+		cf->can_id |= CAN_ERR_CNT;
+		cf->data[6] = bec.txerr;
+		cf->data[7] = bec.rxerr;
+	}
+	tx_state = bec.txerr >= bec.rxerr ? state : CAN_STATE_ERROR_ACTIVE;
+	rx_state = bec.txerr <= bec.rxerr ? state : CAN_STATE_ERROR_ACTIVE;
+	can_change_state(priv->dev, cf, tx_state, rx_state);
+
+	if (state == CAN_STATE_BUS_OFF) {
+		/* The chip has put itself into reset mode. */
+		wr(priv, SJA1000_IER, 0);
+		can_free_echo_skb(priv->dev, 0);
+		can_bus_off(priv->dev);
+	}
+}
+
+/* Everything but receive and transmit: one error frame describes all
+ * causes of this interrupt. Without memory the state still changes.
+ */
+static void sja1000_error(struct sja1000_priv *priv, u8 ir, u8 sr)
+{
+	struct can_frame *cf;
+	struct sk_buff *skb;
+
+	skb = can_err_skb_alloc(priv->dev, &cf);
+	if (skb) {
+		if (ir & SJA1000_IRQ_DOI)
+			report_overrun(priv, cf);
+		if (ir & SJA1000_IRQ_BEI)
+			report_bus_error(priv, cf);
+		if (ir & SJA1000_IRQ_ALI)
+			report_arbitration_lost(priv, cf);
+	} else if (ir & SJA1000_IRQ_DOI) {
+		write_cmd(priv, SJA1000_CMD_CDO);
+	}
+
+	update_state(priv, cf, next_state(priv, ir, sr));
+	if (skb)
+		netif_rx(skb);
+}
+
+/**
+ * sja1000_interrupt() - service an SJA1000 interrupt
+ * @irq: interrupt number (unused)
+ * @dev_id: the net_device of the channel
+ *
+ * Hard IRQ context, or any context with the real interrupt unable to
+ * run at the same time (test harnesses drive it this way). Reading IR
+ * acknowledges every cause but receive, which stays set while the FIFO
+ * holds frames.
+ *
+ * Return: IRQ_HANDLED if the chip had something pending, else IRQ_NONE
+ * (shared interrupt lines).
+ */
+irqreturn_t sja1000_interrupt(int irq, void *dev_id)
+{
+	struct net_device *dev = dev_id;
+	struct sja1000_priv *priv = netdev_priv(dev);
+	int loops = 0;
+	u8 ir, sr;
+
+	/* In reset mode the registers do not describe the bus. */
+	if (rd(priv, SJA1000_MOD) & SJA1000_MOD_RM)
+		return IRQ_NONE;
+
+	while ((ir = rd(priv, SJA1000_IR)) && loops++ < SJA1000_IRQ_LOOPS) {
+		sr = rd(priv, SJA1000_SR);
+		if (ir & SJA1000_IRQ_TI)
+			tx_done(priv);
+		if (ir & SJA1000_IRQ_RI) {
+			while (rd(priv, SJA1000_SR) & SJA1000_SR_RBS)
+				sja1000_rx(priv);
+		}
+		if (ir & SJA1000_IRQ_ERRORS)
+			sja1000_error(priv, ir, sr);
+		if (priv->can.state == CAN_STATE_BUS_OFF)
+			break;
+	}
+	if (loops > SJA1000_IRQ_LOOPS)
+		netdev_warn_once(dev, "interrupt storm, IR 0x%02x\n", ir);
+	return loops ? IRQ_HANDLED : IRQ_NONE;
+}
+EXPORT_SYMBOL_GPL(sja1000_interrupt);
+
+static int sja1000_open(struct net_device *dev)
+{
+	struct sja1000_priv *priv = netdev_priv(dev);
+	int err;
+
+	err = can_dev_open(dev);
+	if (err)
+		return err;
+
+	enter_reset(priv);
+	if (dev->irq) {
+		err = request_irq(dev->irq, sja1000_interrupt, priv->irq_flags,
+				  dev->name, dev);
+		if (err)
+			goto undo_can_open;
+	}
+
+	chip_setup(priv);
+	sja1000_set_bittiming(dev);
+	leave_reset(priv);
+	netif_start_queue(dev);
+	return 0;
+
+undo_can_open:
+	can_dev_close(dev);
+	return err;
+}
+
+/* Reset first so no interrupt refers to what the later steps free. */
+static int sja1000_stop(struct net_device *dev)
+{
+	struct sja1000_priv *priv = netdev_priv(dev);
+
+	netif_stop_queue(dev);
+	can_dev_close(dev);
+	enter_reset(priv);
+	if (dev->irq)
+		free_irq(dev->irq, dev);
+	can_flush_echo_skbs(dev);
+	return 0;
+}
+
+static const struct net_device_ops sja1000_netdev_ops = {
+	.ndo_open	= sja1000_open,
+	.ndo_stop	= sja1000_stop,
+	.ndo_start_xmit	= sja1000_start_xmit,
+};
+
+/**
+ * sja1000_alloc() - allocate a CAN device for one SJA1000 channel
+ * @sizeof_board: bytes of board-private data, reachable as priv->board
+ *
+ * Process context. The glue then sets the accessors, reg_base, clock,
+ * ocr, cdr, irq_flags and dev->irq before sja1000_register().
+ *
+ * Return: the device or NULL if memory ran out.
+ */
+struct net_device *sja1000_alloc(int sizeof_board)
+{
+	size_t size = ALIGN(sizeof(struct sja1000_priv), sizeof(long));
+	struct sja1000_priv *priv;
+	struct net_device *dev;
+
+	dev = can_dev_alloc(size + sizeof_board, 1);
+	if (!dev)
+		return NULL;
+
+	priv = netdev_priv(dev);
+	priv->dev = dev;
+	priv->board = sizeof_board ? (void *)priv + size : NULL;
+	spin_lock_init(&priv->cmd_lock);
+
+	priv->can.bittiming_const = &sja1000_bittiming_const;
+	priv->can.do_set_bittiming = sja1000_set_bittiming;
+	priv->can.do_set_mode = sja1000_set_mode;
+	priv->can.do_get_berr_counter = sja1000_get_berr_counter;
+	priv->can.ctrlmode_supported = CAN_CTRLMODE_LOOPBACK |
+		CAN_CTRLMODE_LISTENONLY | CAN_CTRLMODE_3_SAMPLES |
+		CAN_CTRLMODE_ONE_SHOT | CAN_CTRLMODE_BERR_REPORTING |
+		CAN_CTRLMODE_PRESUME_ACK | CAN_CTRLMODE_CC_LEN8_DLC;
+
+	dev->netdev_ops = &sja1000_netdev_ops;
+	dev->flags |= IFF_ECHO;
+	return dev;
+}
+EXPORT_SYMBOL_GPL(sja1000_alloc);
+
+/**
+ * sja1000_free() - free a device from sja1000_alloc()
+ * @dev: unregistered or never registered
+ */
+void sja1000_free(struct net_device *dev)
+{
+	can_dev_free(dev);
+}
+EXPORT_SYMBOL_GPL(sja1000_free);
+
+/* After the board's reset a chip sits in reset mode; in PeliCAN mode it
+ * also keeps the CDR mode bit. Empty sockets read 0x00 or 0xff.
+ */
+static bool chip_present(struct sja1000_priv *priv)
+{
+	u8 mod;
+
+	wr(priv, SJA1000_CDR, priv->cdr | SJA1000_CDR_PELICAN);
+	mod = rd(priv, SJA1000_MOD);
+	return mod != 0xff && (mod & SJA1000_MOD_RM) &&
+	       (rd(priv, SJA1000_CDR) & SJA1000_CDR_PELICAN);
+}
+
+/**
+ * sja1000_register() - check the chip and register its CAN device
+ * @dev: from sja1000_alloc(), set up by the glue
+ *
+ * Process context. Leaves the chip in reset mode, interrupts off.
+ *
+ * Return: 0, -ENODEV if no chip answers, or can_dev_register()'s error.
+ */
+int sja1000_register(struct net_device *dev)
+{
+	struct sja1000_priv *priv = netdev_priv(dev);
+
+	/* Boards probe empty channel sockets this way: stay quiet. */
+	if (!chip_present(priv))
+		return -ENODEV;
+	enter_reset(priv);
+	chip_setup(priv);
+	return can_dev_register(dev);
+}
+EXPORT_SYMBOL_GPL(sja1000_register);
+
+/**
+ * sja1000_unregister() - remove the CAN device and quiet the chip
+ * @dev: a registered device
+ *
+ * Process context. Closes the device if it is up.
+ */
+void sja1000_unregister(struct net_device *dev)
+{
+	struct sja1000_priv *priv = netdev_priv(dev);
+
+	can_dev_unregister(dev);
+	enter_reset(priv);
+}
+EXPORT_SYMBOL_GPL(sja1000_unregister);
+
+MODULE_DESCRIPTION("NXP SJA1000 CAN controller (PeliCAN mode)");
+MODULE_LICENSE("GPL");

@@ -27,7 +27,7 @@ run_kunit() {
 		name=$(basename "$m" .ko)
 		dmesg -C
 		modprobe "$name" || { echo "not ok - kunit: $name did not load"; fail=$((fail + 1)); continue; }
-		results=$(dmesg | sed -n 's/^\[[^]]*\] *//p' | grep -E '^ *(not )?ok [0-9]+ ' )
+		results=$(dmesg | sed -n 's/^\[[^]]*\] //p' | grep -E '^ *(not )?ok [0-9]+ ' )
 		echo "$results" | sed 's/^/# kunit: /'
 		# Count the cases (indented lines); a suite line repeats them.
 		pass=$((pass + $(echo "$results" | grep -cE '^ +ok [0-9]+ ')))

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/* KUnit tests of the receive table: which subscription sees which frame.
+ * The table's code is compiled into this module, so the tests exercise
+ * exactly what can.ko runs, without loading it.
+ */
+
+#include <kunit/test.h>
+#include <linux/can.h>
+#include <linux/can/error.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+
+#include "rx_table.c"
+
+/* can.ko frees subscriptions after an RCU grace period; no reader runs
+ * concurrently here, so free at once.
+ */
+void can_receiver_free(struct can_receiver *rcv)
+{
+	kfree(rcv);
+}
+
+struct rx_fixture {
+	struct can_pernet cn;
+	struct can_rx_table *table;
+	struct sk_buff *skb;
+};
+
+static void count_frame(struct sk_buff *skb, void *data)
+{
+	(*(unsigned int *)data)++;
+}
+
+static int rx_init(struct kunit *test)
+{
+	struct rx_fixture *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	spin_lock_init(&fx->cn.rx_lock);
+	fx->table = can_rx_table_alloc(&fx->cn);
+	KUNIT_ASSERT_NOT_NULL(test, fx->table);
+	fx->skb = alloc_skb(CAN_MTU, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fx->skb);
+	skb_put_zero(fx->skb, CAN_MTU);
+	test->priv = fx;
+	return 0;
+}
+
+static void rx_exit(struct kunit *test)
+{
+	struct rx_fixture *fx = test->priv;
+
+	spin_lock_bh(&fx->cn.rx_lock);
+	can_rx_table_drain(fx->table);
+	spin_unlock_bh(&fx->cn.rx_lock);
+	kvfree(fx->table);
+	kfree_skb(fx->skb);
+}
+
+static void subscribe(struct kunit *test, canid_t can_id, canid_t mask,
+		      unsigned int *hits)
+{
+	struct rx_fixture *fx = test->priv;
+	struct can_receiver *rcv = kzalloc(sizeof(*rcv), GFP_KERNEL);
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, rcv);
+	rcv->can_id = can_id;
+	rcv->mask = mask;
+	rcv->func = count_frame;
+	rcv->data = hits;
+	rcv->ident = "kunit";
+	spin_lock_bh(&fx->cn.rx_lock);
+	err = can_rx_table_add(fx->table, rcv);
+	spin_unlock_bh(&fx->cn.rx_lock);
+	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
+/* Deliver one frame with @can_id; return the number of deliveries. */
+static unsigned int deliver(struct kunit *test, canid_t can_id)
+{
+	struct rx_fixture *fx = test->priv;
+
+	((struct can_frame *)fx->skb->data)->can_id = can_id;
+	rcu_read_lock();
+	can_id = can_rx_table_deliver(fx->table, fx->skb);
+	rcu_read_unlock();
+	return can_id;
+}
+
+#define EXACT_SFF (CAN_SFF_MASK | CAN_EFF_FLAG | CAN_RTR_FLAG)
+#define EXACT_EFF (CAN_EFF_MASK | CAN_EFF_FLAG | CAN_RTR_FLAG)
+
+static void exact_sff_filter_sees_its_id_only(struct kunit *test)
+{
+	unsigned int hits = 0;
+
+	subscribe(test, 0x123, EXACT_SFF, &hits);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x123), 1U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x124), 0U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x123 | CAN_EFF_FLAG), 0U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x123 | CAN_RTR_FLAG), 0U);
+	KUNIT_EXPECT_EQ(test, hits, 1U);
+}
+
+static void exact_eff_filter_skips_sff_frame_of_same_number(struct kunit *test)
+{
+	unsigned int hits = 0;
+
+	subscribe(test, 0x123 | CAN_EFF_FLAG, EXACT_EFF, &hits);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x123), 0U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x123 | CAN_EFF_FLAG), 1U);
+	KUNIT_EXPECT_EQ(test, hits, 1U);
+}
+
+static void mask_filter_compares_masked_bits(struct kunit *test)
+{
+	unsigned int hits = 0;
+
+	subscribe(test, 0x120, 0x7F0, &hits);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x12F), 1U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x130), 0U);
+	/* EFF and RTR are outside the mask, so they do not matter. */
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x125 | CAN_RTR_FLAG), 1U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x125 | CAN_EFF_FLAG), 1U);
+	KUNIT_EXPECT_EQ(test, hits, 3U);
+}
+
+static void sff_only_filter_ignores_eff_frames(struct kunit *test)
+{
+	unsigned int hits = 0;
+
+	/* EFF flag in the mask, not in the id: standard frames only, and
+	 * only the 11 id bits are compared.
+	 */
+	subscribe(test, 0x100, 0x1FFFFF00 | CAN_EFF_FLAG, &hits);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x1AB), 1U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x1AB | CAN_EFF_FLAG), 0U);
+}
+
+static void many_filters_of_one_mask_share_a_group(struct kunit *test)
+{
+	struct rx_fixture *fx = test->priv;
+	unsigned int hits = 0, i;
+
+	for (i = 0; i < 100; i++)
+		subscribe(test, i << 4, 0x7F0, &hits);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x2A5), 1U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x7F5), 0U);
+	KUNIT_EXPECT_EQ(test, fx->table->entries, 100U);
+	KUNIT_EXPECT_TRUE(test, hlist_is_singular_node(fx->table->mask_groups.first,
+						       &fx->table->mask_groups));
+}
+
+static void inverted_filter_skips_matching_id(struct kunit *test)
+{
+	unsigned int hits = 0;
+
+	subscribe(test, 0x123 | CAN_INV_FILTER, CAN_SFF_MASK, &hits);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x123), 0U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x321), 1U);
+}
+
+static void error_filter_sees_its_classes_only(struct kunit *test)
+{
+	unsigned int hits = 0, other = 0;
+
+	subscribe(test, 0, CAN_ERR_FLAG | CAN_ERR_BUSOFF, &hits);
+	subscribe(test, 0, 0, &other);
+	KUNIT_EXPECT_EQ(test, deliver(test, CAN_ERR_FLAG | CAN_ERR_BUSOFF), 1U);
+	KUNIT_EXPECT_EQ(test, deliver(test, CAN_ERR_FLAG | 0x1), 0U);
+	KUNIT_EXPECT_EQ(test, hits, 1U);
+	/* Error frames never reach ordinary subscriptions. */
+	KUNIT_EXPECT_EQ(test, other, 0U);
+}
+
+static void catch_all_sees_every_data_frame(struct kunit *test)
+{
+	unsigned int hits = 0;
+
+	subscribe(test, 0, 0, &hits);
+	deliver(test, 0x1);
+	deliver(test, 0x1 | CAN_EFF_FLAG);
+	deliver(test, 0x7FF | CAN_RTR_FLAG);
+	KUNIT_EXPECT_EQ(test, hits, 3U);
+}
+
+static void removed_filter_sees_nothing_and_frees_its_group(struct kunit *test)
+{
+	struct rx_fixture *fx = test->priv;
+	struct can_receiver *rcv;
+	unsigned int hits = 0;
+
+	subscribe(test, 0x120, 0x7F0, &hits);
+	spin_lock_bh(&fx->cn.rx_lock);
+	rcv = can_rx_table_find(fx->table, 0x120, 0x7F0, count_frame, &hits);
+	if (rcv)
+		can_rx_table_del(fx->table, rcv);
+	spin_unlock_bh(&fx->cn.rx_lock);
+	KUNIT_ASSERT_NOT_NULL(test, rcv);
+	can_receiver_free(rcv);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x125), 0U);
+	KUNIT_EXPECT_EQ(test, fx->table->entries, 0U);
+	KUNIT_EXPECT_TRUE(test, hlist_empty(&fx->table->mask_groups));
+}
+
+static struct kunit_case can_rx_table_cases[] = {
+	KUNIT_CASE(exact_sff_filter_sees_its_id_only),
+	KUNIT_CASE(exact_eff_filter_skips_sff_frame_of_same_number),
+	KUNIT_CASE(mask_filter_compares_masked_bits),
+	KUNIT_CASE(sff_only_filter_ignores_eff_frames),
+	KUNIT_CASE(many_filters_of_one_mask_share_a_group),
+	KUNIT_CASE(inverted_filter_skips_matching_id),
+	KUNIT_CASE(error_filter_sees_its_classes_only),
+	KUNIT_CASE(catch_all_sees_every_data_frame),
+	KUNIT_CASE(removed_filter_sees_nothing_and_frees_its_group),
+	{}
+};
+
+static struct kunit_suite can_rx_table_suite = {
+	.name = "can-rx-table",
+	.init = rx_init,
+	.exit = rx_exit,
+	.test_cases = can_rx_table_cases,
+};
+
+kunit_test_suite(can_rx_table_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the PF_CAN receive table");
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The CAN stack developers");

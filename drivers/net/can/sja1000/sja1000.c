@@ -422,8 +422,10 @@ irqreturn_t sja1000_interrupt(int irq, void *dev_id)
 	int loops = 0;
 	u8 ir, sr;
 
-	/* In reset mode the registers do not describe the bus. */
-	if (rd(priv, SJA1000_MOD) & SJA1000_MOD_RM)
+	/* Interrupts off: a shared line's other device, or we are closing.
+	 * (Bus-off puts the chip in reset mode itself, so MOD cannot tell.)
+	 */
+	if (!rd(priv, SJA1000_IER))
 		return IRQ_NONE;
 
 	while ((ir = rd(priv, SJA1000_IR)) && loops++ < SJA1000_IRQ_LOOPS) {

@@ -57,11 +57,15 @@ need-deps:
 selftests: need-deps
 	$(MAKE) -C $(SELFTESTS) KSFT_SRC=$$($(SRC)/scripts/can-deps.sh ksft)
 
+# Two SJA1000 cards (QEMU's Kvaser PCIcan model) on one emulated CAN bus,
+# for the device layer and driver tests.
+CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 -device kvaser_pci,canbus=b0
+
 check: modules selftests
-	$(SELFTESTS)/vmtest.sh --kver $(KVER) -- $(SRC)/$(SELFTESTS)/run_tests.sh
+	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/run_tests.sh
 
 demo: modules
-	$(SELFTESTS)/vmtest.sh --kver $(KVER) -- $(SRC)/$(SELFTESTS)/demo.sh
+	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/demo.sh
 
 vm: modules
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --interactive
@@ -70,7 +74,8 @@ vm: modules
 check-debug: selftests
 	@eval "$$($(SRC)/scripts/can-debug-kernel.sh)" && \
 	VMTEST_MEM=2048 $(SELFTESTS)/vmtest.sh --kernel "$$KIMG" --modroot "$$MODROOT" \
-		--kver "$$KVER" --timeout 3000 -- $(SRC)/$(SELFTESTS)/run_debug.sh
+		--kver "$$KVER" --timeout 3000 --qemu-args "$(CAN_CARDS)" \
+		-- $(SRC)/$(SELFTESTS)/run_debug.sh
 
 # Guest time follows executed instructions under -icount, so the numbers
 # repeat from run to run; both stacks are measured in the same boot.

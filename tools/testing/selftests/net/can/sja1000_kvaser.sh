@@ -81,7 +81,8 @@ test_two_cards_are_can_devices() {
 test_open_without_bitrate_is_refused() {
 	ip link set "$A" down
 	if ip link set "$A" up 2> "$CAN_TMP/err"; then
-		# Configured by an earlier run: not the state this test needs.
+		# Configured by an earlier test program: nothing to check.
+		ip link set "$A" down
 		grep -q bitrate <(ip -d link show "$A") && return 0
 		fail "opened without bitrate"
 		return 1
@@ -91,7 +92,8 @@ test_open_without_bitrate_is_refused() {
 }
 
 test_bitrate_and_sample_point_are_shown() {
-	ip link set "$A" type can bitrate 250000 sample-point 0.75 || return 1
+	ip link set "$A" down
+	ip link set "$A" type can bitrate 250000 sample-point 0.75 || { fail "bitrate"; return 1; }
 	ip -d link show "$A" | grep -q "bitrate 250000 sample-point 0.750" ||
 		{ fail "$(ip -d link show "$A")"; return 1; }
 	ip link set "$A" type can tq 125 prop-seg 6 phase-seg1 7 phase-seg2 2 sjw 2 || return 1
@@ -104,6 +106,7 @@ test_bitrate_and_sample_point_are_shown() {
 test_ctrlmodes_and_restart_ms_are_shown() {
 	local shown
 
+	ip link set "$A" down
 	ip link set "$A" type can bitrate 500000 loopback on listen-only on \
 		triple-sampling on one-shot on berr-reporting on presume-ack on \
 		restart-ms 100 || return 1

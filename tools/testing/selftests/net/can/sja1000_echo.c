@@ -37,6 +37,22 @@ static int find_cards(char a[IFNAMSIZ], char b[IFNAMSIZ])
 	return found;
 }
 
+static int ip_link_set(const char *name, const char *args)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "ip link set %s %s", name, args);
+	return system(cmd);
+}
+
+/* Configure a card afresh at 500 kbit/s and bring it up. */
+static int card_up(const char *name)
+{
+	return ip_link_set(name, "down") ||
+	       ip_link_set(name, "type can bitrate 500000") ||
+	       ip_link_set(name, "up");
+}
+
 FIXTURE(echo) {
 	int tx;		/* sender on card A */
 	int peer;	/* another socket on card A */
@@ -46,16 +62,14 @@ FIXTURE(echo) {
 FIXTURE_SETUP(echo)
 {
 	char a[IFNAMSIZ], b[IFNAMSIZ];
-	char cmd[256];
 
-	self->tx = self->peer = self->far = -1;
+	self->tx = -1;
+	self->peer = -1;
+	self->far = -1;
 	if (system("modprobe kvaser_pci 2>/dev/null") || find_cards(a, b) < 2)
 		SKIP(return, "needs two QEMU kvaser_pci cards on one can-bus");
-	snprintf(cmd, sizeof(cmd),
-		 "for d in %s %s; do ip link set $d down && "
-		 "ip link set $d type can bitrate 500000 && "
-		 "ip link set $d up || exit 1; done", a, b);
-	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, card_up(a));
+	ASSERT_EQ(0, card_up(b));
 
 	self->tx = ct_raw_open(if_nametoindex(a));
 	self->peer = ct_raw_open(if_nametoindex(a));

@@ -213,6 +213,12 @@ static netdev_tx_t sja1000_start_xmit(struct sk_buff *skb,
 
 	if (can_dropped_invalid_tx_skb(dev, skb))
 		return NETDEV_TX_OK;
+	/* A listening chip never transmits: the frame would wait forever. */
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LISTENONLY)) {
+		dev->stats.tx_dropped++;
+		kfree_skb(skb);
+		return NETDEV_TX_OK;
+	}
 
 	netif_stop_queue(dev);
 	load_tx_buffer(priv, (struct can_frame *)skb->data);

@@ -177,6 +177,18 @@ test_statistics_count_frames_and_bytes() {
 		{ fail "no xstats"; return 1; }
 }
 
+test_listen_only_drops_frames_to_send() {
+	local drop0
+
+	bring_up "$A" listen-only on || return 1
+	drop0=$(stat_of "$A" tx_dropped)
+	cansend "$A" 123#01 || { fail "cansend"; return 1; }
+	wait_until 5 test "$(stat_of "$A" tx_dropped)" -eq $((drop0 + 1)) ||
+		{ fail "tx_dropped not counted"; return 1; }
+	cansend "$A" 123#02 || { fail "queue stuck"; return 1; }
+	bring_up "$A" listen-only off
+}
+
 test_unbind_under_traffic() {
 	local pci pids=()
 
@@ -222,7 +234,7 @@ test_kernel_log_is_clean() {
 	fi
 }
 
-ktap_header 12
+ktap_header 13
 if ! setup; then
 	log "SKIP: needs two QEMU kvaser_pci cards on one can-bus"
 	echo "ok 1 sja1000_kvaser # SKIP no cards"
@@ -239,6 +251,7 @@ run_test frames_cross_from_first_to_second test_frames_cross_from_first_to_secon
 run_test frames_cross_from_second_to_first test_frames_cross_from_second_to_first
 run_test sender_sees_own_frame_as_tx test_sender_sees_own_frame_as_tx
 run_test statistics_count_frames_and_bytes test_statistics_count_frames_and_bytes
+run_test listen_only_drops_frames_to_send test_listen_only_drops_frames_to_send
 run_test unbind_under_traffic test_unbind_under_traffic
 run_test modules_unload_with_sockets_open test_modules_unload_with_sockets_open
 run_test kernel_log_is_clean test_kernel_log_is_clean

@@ -79,16 +79,19 @@ TEST_F(timing, count_frames_use_ival1_then_ival2)
 	ASSERT_LT(0, bcm_write(self->s, &self->m));
 
 	ASSERT_EQ(14, collect(self->raw, t, 14, 1000));
-	/* Ten frames (the first right away) at 5 ms, then 50 ms apart. */
+	/* Ten frames (the first right away) at 5 ms, then 50 ms apart. A
+	 * slow (debug) kernel may miss a 5 ms slot now and then, so the
+	 * bounds only tell the two phases apart.
+	 */
 	gap = (t[9] - t[0]) / 9;
 	TH_LOG("ival1 gap %lld us, ival2 gaps %lld %lld %lld us", gap / 1000,
 	       (t[10] - t[9]) / 1000, (t[11] - t[10]) / 1000,
 	       (t[13] - t[12]) / 1000);
 	EXPECT_LT(4000000LL, gap);
-	EXPECT_GT(7000000LL, gap);
+	EXPECT_GT(15000000LL, gap);
 	for (i = 10; i < 14; i++) {
-		EXPECT_LT(40000000LL, t[i] - t[i - 1]);
-		EXPECT_GT(65000000LL, t[i] - t[i - 1]);
+		EXPECT_LT(30000000LL, t[i] - t[i - 1]);
+		EXPECT_GT(75000000LL, t[i] - t[i - 1]);
 	}
 }
 

@@ -37,6 +37,12 @@ static struct kmem_cache *can_receiver_cache __read_mostly;
 static const struct can_proto __rcu *can_protos[CAN_NPROTO];
 static DEFINE_MUTEX(can_proto_mutex);
 
+static const struct can_proto *can_proto_slot(int protocol)
+{
+	return rcu_dereference_protected(can_protos[protocol],
+					 lockdep_is_held(&can_proto_mutex));
+}
+
 struct can_pernet *can_pernet(const struct net *net)
 {
 	return net_generic(net, can_net_id);
@@ -74,9 +80,13 @@ static void can_proto_put(const struct can_proto *cp)
 
 /**
  * can_sock_destruct() - free what a CAN socket still queues
- * @sk: the socket being destroyed
+ * @sk: the socket being destroyed, no longer reachable by anyone
  *
- * Protocols use it as sk->sk_destruct (the core installs it at creation).
+ * The core installs it as sk->sk_destruct of every CAN socket; a protocol
+ * that needs its own destructor calls it from there. Frames still queued
+ * for reading or on the error queue are freed.
+ *
+ * Context: any context, from the last sock_put().
  */
 void can_sock_destruct(struct sock *sk)
 {
@@ -103,11 +113,16 @@ static int can_sock_init(struct net *net, struct socket *sock,
 	if (err) {
 		sock_orphan(sk);
 		sock_put(sk);
+		/* The caller releases @sock; it must not find the freed sk. */
+		sock->sk = NULL;
 	}
 	return err;
 }
 
-/* socket(PF_CAN, type, protocol): load the protocol on first use. */
+/* socket(PF_CAN, type, protocol): load the protocol on first use. The
+ * lookup is retried whatever request_module() says, since another task
+ * may have loaded the module meanwhile.
+ */
 static int can_create(struct net *net, struct socket *sock, int protocol,
 		      int kern)
 {
@@ -119,8 +134,10 @@ static int can_create(struct net *net, struct socket *sock, int protocol,
 		return -EINVAL;
 
 	cp = can_proto_get(protocol);
-	if (!cp && request_module("can-proto-%d", protocol) == 0)
+	if (!cp) {
+		request_module("can-proto-%d", protocol);
 		cp = can_proto_get(protocol);
+	}
 	if (!cp)
 		return -EPROTONOSUPPORT;
 
@@ -135,11 +152,14 @@ static int can_create(struct net *net, struct socket *sock, int protocol,
 
 /**
  * can_proto_register() - make a CAN protocol available to socket()
- * @cp: the protocol; must stay valid until can_proto_unregister()
+ * @cp: the protocol; must stay valid until can_proto_unregister(). The
+ *	core registers @cp->prot with proto_register(); sockets of the
+ *	protocol pin @cp->prot->owner while they exist.
  *
- * Context: process context, may sleep.
- * Return: 0, -EINVAL for a protocol number out of range, -EBUSY if the
- * number is taken, or the error of proto_register().
+ * Context: process context, may sleep; takes can_proto_mutex.
+ * Return: 0; -EINVAL if the protocol number is out of range; -EBUSY if
+ * another protocol has the number; the error of proto_register()
+ * (-ENOBUFS, -ENOMEM) otherwise.
  */
 int can_proto_register(const struct can_proto *cp)
 {
@@ -156,7 +176,7 @@ int can_proto_register(const struct can_proto *cp)
 		return err;
 
 	mutex_lock(&can_proto_mutex);
-	if (rcu_access_pointer(can_protos[proto])) {
+	if (can_proto_slot(proto)) {
 		pr_err("protocol %d already registered\n", proto);
 		err = -EBUSY;
 	} else {
@@ -172,20 +192,22 @@ EXPORT_SYMBOL(can_proto_register);
 
 /**
  * can_proto_unregister() - withdraw a protocol registered earlier
- * @cp: the protocol
+ * @cp: the protocol, as given to can_proto_register()
  *
  * New sockets can no longer be created once this returns; existing ones
  * keep the protocol's module pinned, so none exists when a module calls
- * this from its exit function.
+ * this from its exit function. The grace period waited for ensures that
+ * no socket creation still looks at @cp before @cp->prot goes.
  *
- * Context: process context, sleeps for an RCU grace period.
+ * Context: process context; takes can_proto_mutex and sleeps for an RCU
+ * grace period.
  */
 void can_proto_unregister(const struct can_proto *cp)
 {
 	int proto = cp->protocol;
 
 	mutex_lock(&can_proto_mutex);
-	WARN_ON_ONCE(rcu_access_pointer(can_protos[proto]) != cp);
+	WARN_ON_ONCE(can_proto_slot(proto) != cp);
 	RCU_INIT_POINTER(can_protos[proto], NULL);
 	mutex_unlock(&can_proto_mutex);
 
@@ -196,15 +218,22 @@ EXPORT_SYMBOL(can_proto_unregister);
 
 /* ---- subscriptions ---- */
 
-/* The table for @dev in @net, or NULL if the device has none (any more). */
+/* The table for @dev in @net, or NULL if the device has none (any more)
+ * or has one in another namespace, whose rx_lock the caller does not
+ * hold: a device that moved took none of its subscriptions along.
+ */
 static struct can_rx_table *can_rx_table_of(struct net *net,
 					    struct net_device *dev)
 {
-	lockdep_assert_held(&can_pernet(net)->rx_lock);
+	struct can_pernet *cn = can_pernet(net);
+	struct can_rx_table *table;
+
+	lockdep_assert_held(&cn->rx_lock);
 
 	if (!dev)
-		return can_pernet(net)->all_devs;
-	return can_dev_rx_table(dev);
+		return cn->all_devs;
+	table = can_dev_rx_table(dev);
+	return table && table->cn == cn ? table : NULL;
 }
 
 /**
@@ -221,12 +250,16 @@ static struct can_rx_table *can_rx_table_of(struct net *net,
  * @sk: socket owning the subscription, or NULL; held until the
  *	subscription is gone and no frame can still be delivered to it
  *
- * A frame matches when (frame id & mask) == (can_id & mask). Delivery
- * starts before this returns and may run on any CPU.
+ * A frame matches when (frame can_id & @mask) == (@can_id & @mask); the
+ * EFF and RTR flags take part where @mask has them. If @mask has
+ * CAN_EFF_FLAG but @can_id does not, only standard frames match and at
+ * most their 11 identifier bits are compared. Error frames reach error
+ * subscriptions only. Delivery starts before this returns and may run on
+ * any CPU. @ident must outlive the subscription (a string constant).
  *
- * Context: process context; takes the namespace's rx_lock with bottom
- * halves disabled.
- * Return: 0, -ENOMEM, or -ENODEV if @dev is not a CAN device or is
+ * Context: process context, may sleep; takes the namespace's rx_lock
+ * with bottom halves disabled.
+ * Return: 0; -ENOMEM; -ENODEV if @dev is not a CAN device of @net or is
  * being unregistered.
  */
 int can_rx_register(struct net *net, struct net_device *dev,
@@ -333,40 +366,62 @@ EXPORT_SYMBOL(can_rx_unregister);
 
 /**
  * can_set_skb_uid() - give a received frame its sequence number
- * @skb: the frame
+ * @skb: the frame; its struct can_skb_priv must be in place
  *
  * A socket subscribed several times sees the same skb once per matching
  * filter; the number lets it deliver the frame once. Numbers come from a
  * per-CPU sequence interleaved by CPU, so no two CPUs hand out the same
- * one and no cache line is shared. 0 means unset and is skipped.
+ * one and no cache line is shared between them. 0 means "unset" and is
+ * never handed out; a frame that has a number keeps it.
+ *
+ * Context: any context; the receive path calls it in softirq context.
  */
 void can_set_skb_uid(struct sk_buff *skb)
 {
 	static DEFINE_PER_CPU(u32, can_uid_seq);
 	struct can_skb_priv *priv = can_skb_prv(skb);
+	unsigned int cpu;
 	u32 uid;
 
 	if (priv->skbcnt)
 		return;
+	cpu = get_cpu();
 	do {
-		uid = this_cpu_inc_return(can_uid_seq) * nr_cpu_ids +
-		      raw_smp_processor_id();
-	} while (!(int)uid);
+		uid = __this_cpu_inc_return(can_uid_seq) * nr_cpu_ids + cpu;
+	} while (!uid);
+	put_cpu();
 	priv->skbcnt = uid;
 }
 EXPORT_SYMBOL(can_set_skb_uid);
 
-static bool can_frame_is_valid(struct sk_buff *skb, struct net_device *dev)
+/* ETH_P_CAN or ETH_P_CANFD for a frame whose size and length field fit
+ * one of them, 0 for anything else.
+ */
+static __be16 can_frame_protocol(const struct sk_buff *skb)
 {
-	if (dev->type != ARPHRD_CAN || !can_skb_headroom_valid(dev, skb))
-		return false;
-	if (skb->protocol == htons(ETH_P_CAN))
-		return can_is_can_skb(skb);
-	if (skb->protocol == htons(ETH_P_CANFD))
-		return dev->mtu >= CANFD_MTU && can_is_canfd_skb(skb);
-	return false;
+	if (can_is_can_skb(skb))
+		return htons(ETH_P_CAN);
+	if (can_is_canfd_skb(skb))
+		return htons(ETH_P_CANFD);
+	return 0;
 }
 
+static bool can_frame_is_valid(struct sk_buff *skb, struct net_device *dev)
+{
+	__be16 protocol = can_frame_protocol(skb);
+
+	if (dev->type != ARPHRD_CAN || !protocol || protocol != skb->protocol)
+		return false;
+	if (protocol == htons(ETH_P_CANFD) && dev->mtu < CANFD_MTU)
+		return false;
+	return can_skb_headroom_valid(dev, skb);
+}
+
+/* The packet handler for both frame types. Only CAN devices have a
+ * receive table, so a frame from any other device is dropped without
+ * looking at it further. The table names the namespace whose
+ * subscribers may see the frame: the device's.
+ */
 static int can_rcv(struct sk_buff *skb, struct net_device *dev,
 		   struct packet_type *pt, struct net_device *orig_dev)
 {
@@ -405,32 +460,63 @@ static struct packet_type canfd_packet __read_mostly = {
 
 /* ---- sending ---- */
 
-/* Protocol for a frame of @len bytes, or 0 if no CAN frame is that long. */
-static __be16 can_protocol_for_len(unsigned int len)
+/* The checks of can_send(), in mainline's order so that a frame with
+ * several faults gets the same errno.
+ */
+static int can_send_check(struct sk_buff *skb, struct net_device *dev)
 {
-	if (len == CAN_MTU)
-		return htons(ETH_P_CAN);
-	if (len == CANFD_MTU)
-		return htons(ETH_P_CANFD);
+	skb->protocol = can_frame_protocol(skb);
+	if (!skb->protocol)
+		return -EINVAL;
+	if (skb->len > dev->mtu)
+		return -EMSGSIZE;
+	if (dev->type != ARPHRD_CAN)
+		return -EPERM;
+	if (!(dev->flags & IFF_UP))
+		return -ENETDOWN;
 	return 0;
+}
+
+/* The copy the core loops back for a device that does not echo. It
+ * arrives like an echoed frame: as broadcast, owned by the sender.
+ */
+static struct sk_buff *can_loopback_clone(struct sk_buff *skb)
+{
+	struct sk_buff *echo = skb_clone(skb, GFP_ATOMIC);
+
+	if (!echo)
+		return NULL;
+	can_skb_set_owner(echo, skb->sk);
+	echo->pkt_type = PACKET_BROADCAST;
+	return echo;
 }
 
 /**
  * can_send() - transmit a CAN frame
- * @skb: the frame, with skb->dev set and struct can_skb_priv reserved;
- *	consumed in every case
- * @loop: also deliver the frame to local subscribers. A device with
- *	IFF_ECHO loops it back itself once it was sent; for any other
- *	device the core delivers a clone after handing the frame over.
+ * @skb: the frame, with skb->dev set and struct can_skb_priv reserved in
+ *	front of it; consumed in every case, also on error
+ * @loop: also deliver the frame to local subscribers. The frame goes to
+ *	the driver with pkt_type PACKET_LOOPBACK then (PACKET_HOST if not):
+ *	a device with IFF_ECHO loops it back itself once it was sent; for
+ *	any other device the core hands a clone to the receive path as
+ *	soon as the driver accepted the frame.
  *
- * Local subscribers see looped frames with pkt_type PACKET_LOOPBACK and
- * skb->sk set to the sending socket.
+ * Local subscribers see a looped frame with pkt_type PACKET_BROADCAST and
+ * skb->sk set to the sending socket, so that they can tell their own
+ * frames. CAN FD frames get CANFD_FDF set in their flags.
  *
- * Context: process or softirq context.
- * Return: 0, or -EINVAL (not a CAN frame), -EPERM (not a CAN device),
- * -EMSGSIZE (frame larger than the device's MTU), -ENETDOWN (device
- * down), -ENOMEM, or the driver's transmit error as an errno (-ENOBUFS
- * for a full queue).
+ * Context: process or softirq context; must not hold locks the driver's
+ * transmit path takes.
+ * Return: 0 once the driver has the frame (it may still fail to send
+ * it), or
+ * -EINVAL: neither a CAN nor a CAN FD frame by size and length field;
+ * -EMSGSIZE: the frame is larger than the device's MTU (an FD frame for
+ * a classic CAN device);
+ * -EPERM: the device is not a CAN device;
+ * -ENETDOWN: the device is down;
+ * -ENOMEM: no memory for the loopback clone;
+ * -ENOBUFS: the driver or queue discipline dropped the frame;
+ * or another error of dev_queue_xmit().
  */
 int can_send(struct sk_buff *skb, bool loop)
 {
@@ -438,24 +524,9 @@ int can_send(struct sk_buff *skb, bool loop)
 	struct sk_buff *echo = NULL;
 	int err;
 
-	skb->protocol = can_protocol_for_len(skb->len);
-	if (!skb->protocol || (skb->protocol == htons(ETH_P_CAN) ?
-			       !can_is_can_skb(skb) : !can_is_canfd_skb(skb))) {
-		err = -EINVAL;
+	err = can_send_check(skb, dev);
+	if (err)
 		goto free_skb;
-	}
-	if (dev->type != ARPHRD_CAN) {
-		err = -EPERM;
-		goto free_skb;
-	}
-	if (skb->len > dev->mtu) {
-		err = -EMSGSIZE;
-		goto free_skb;
-	}
-	if (!(dev->flags & IFF_UP)) {
-		err = -ENETDOWN;
-		goto free_skb;
-	}
 
 	/* The frame layout is shared with CAN XL: mark what FD frames are. */
 	if (skb->protocol == htons(ETH_P_CANFD))
@@ -468,12 +539,11 @@ int can_send(struct sk_buff *skb, bool loop)
 
 	skb->pkt_type = loop ? PACKET_LOOPBACK : PACKET_HOST;
 	if (loop && !(dev->flags & IFF_ECHO)) {
-		echo = skb_clone(skb, GFP_ATOMIC);
+		echo = can_loopback_clone(skb);
 		if (!echo) {
 			err = -ENOMEM;
 			goto free_skb;
 		}
-		can_skb_set_owner(echo, skb->sk);
 	}
 
 	err = dev_queue_xmit(skb);
@@ -584,6 +654,7 @@ static int __net_init can_pernet_init(struct net *net)
 		goto free_stats;
 
 	can_stats_start(cn);
+	pr_debug("state of namespace %u created\n", net->ns.inum);
 	return 0;
 
 free_stats:
@@ -605,6 +676,7 @@ static void __net_exit can_pernet_exit(struct net *net)
 	free_percpu(cn->stats);
 	WARN_ON_ONCE(cn->all_devs->entries);
 	kvfree(cn->all_devs);
+	pr_debug("state of namespace %u released\n", net->ns.inum);
 }
 
 static struct pernet_operations can_pernet_ops = {

@@ -86,7 +86,7 @@ struct can_rx_table {
 	struct can_pernet *cn;
 };
 
-/* Frame counters, one set per CPU, summed when read. */
+/* Frame counters: one set per CPU, or the sum of all sets. */
 struct can_pcpu_stats {
 	unsigned long tx_frames;
 	unsigned long rx_frames;
@@ -95,27 +95,44 @@ struct can_pcpu_stats {
 };
 
 /**
- * struct can_rates - totals and rates computed by the statistics timer
- * @jiffies_init: when counting started (module load or last reset)
- * @rx_base, @tx_base, @match_base: counter values at that moment
- * @rx_last, @tx_last, @match_last: counter values at the previous tick
- * @total_rx_rate, @total_tx_rate, @total_match_ratio: since @jiffies_init
- * @current_rx_rate, @current_tx_rate, @current_match_ratio: last second
- * @max_rx_rate, @max_tx_rate, @max_match_ratio: highest current values
- * @resets: resets since load; @user_resets: of those, by a reader of
- *	reset_stats
+ * struct can_rate - rates derived from the frame counters over a span
+ * @rx: received frames per second
+ * @tx: sent frames per second
+ * @match_ratio: percentage of received frames that reached a subscriber
+ */
+struct can_rate {
+	unsigned long rx;
+	unsigned long tx;
+	unsigned long match_ratio;
+};
+
+/**
+ * struct can_rates - what /proc/net/can/stats shows besides raw counts
+ * @base: the counters' sums at the last reset; the file shows the
+ *	counts since then
+ * @last: the sums at the previous timer tick
+ * @jiffies_base: time of the last reset
+ * @jiffies_last: time of the previous tick
+ * @total: rates since the last reset
+ * @recent: rates between the last two ticks
+ * @peak: the highest @recent values since the last reset
+ * @resets: resets since the namespace was set up
+ * @user_resets: of @resets, those asked for by reading reset_stats
  *
- * Written by the timer and by reset_stats readers under
- * &can_pernet.stats_lock, read by the stats file under the same lock.
+ * Written by the statistics timer (softirq) and by readers of
+ * reset_stats (process context), read by the stats file, all under
+ * &can_pernet.stats_lock.
  */
 struct can_rates {
-	unsigned long jiffies_init;
-	unsigned long rx_base, tx_base, match_base;
-	unsigned long rx_last, tx_last, match_last;
-	unsigned long total_rx_rate, total_tx_rate, total_match_ratio;
-	unsigned long current_rx_rate, current_tx_rate, current_match_ratio;
-	unsigned long max_rx_rate, max_tx_rate, max_match_ratio;
-	unsigned long resets, user_resets;
+	struct can_pcpu_stats base;
+	struct can_pcpu_stats last;
+	unsigned long jiffies_base;
+	unsigned long jiffies_last;
+	struct can_rate total;
+	struct can_rate recent;
+	struct can_rate peak;
+	unsigned long resets;
+	unsigned long user_resets;
 };
 
 /**
@@ -126,10 +143,13 @@ struct can_rates {
  * @all_devs: subscriptions to frames of any device of the namespace
  * @entries: subscriptions in all tables of the namespace, under @rx_lock
  * @max_entries: highest value @entries had, under @rx_lock
- * @stats: per-CPU frame counters
- * @stats_lock: protects @rates against the timer and reset_stats
+ * @stats: per-CPU frame counters, incremented on the frame paths with
+ *	this_cpu_inc() and summed by can_stats_sum()
+ * @stats_lock: protects @rates; taken by the statistics timer (softirq)
+ *	and by /proc readers (process context, bottom halves off)
  * @rates: derived statistics
- * @stats_timer: recomputes @rates once a second if enabled
+ * @stats_timer: recomputes @rates once a second if the stats_timer
+ *	module parameter is set
  * @proc_dir: /proc/net/can
  */
 struct can_pernet {
@@ -163,8 +183,6 @@ unsigned int can_rx_table_walk(struct can_rx_table *table,
 			       enum can_rx_list which, can_rx_walk_fn fn,
 			       void *arg);
 void can_receiver_free(struct can_receiver *rcv);
-
-void can_stats_sum(struct can_pernet *cn, struct can_pcpu_stats *sum);
 
 /* /proc/net/can and the rate statistics it shows exist with procfs only. */
 #ifdef CONFIG_PROC_FS

@@ -6,6 +6,7 @@
 #include <linux/can.h>
 #include <linux/if_arp.h>
 #include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/proc_fs.h>
@@ -21,7 +22,7 @@ static int stats_timer = 1;
 module_param(stats_timer, int, 0444);
 MODULE_PARM_DESC(stats_timer, "recompute rate statistics every second (default: 1, on)");
 
-void can_stats_sum(struct can_pernet *cn, struct can_pcpu_stats *sum)
+static void can_stats_sum(struct can_pernet *cn, struct can_pcpu_stats *sum)
 {
 	int cpu;
 
@@ -36,62 +37,60 @@ void can_stats_sum(struct can_pernet *cn, struct can_pcpu_stats *sum)
 	}
 }
 
-static unsigned long can_ratio(unsigned long part, unsigned long whole)
+static unsigned long can_per_second(unsigned long count, unsigned long ticks)
 {
-	return whole ? part * 100 / whole : 0;
+	return ticks ? mul_u64_u64_div_u64(count, HZ, ticks) : 0;
+}
+
+/* The rates of the frames counted between @from and @to. */
+static void can_rate_calc(struct can_rate *rate,
+			  const struct can_pcpu_stats *from,
+			  const struct can_pcpu_stats *to, unsigned long ticks)
+{
+	unsigned long rx = to->rx_frames - from->rx_frames;
+	unsigned long matched = to->matches - from->matches;
+
+	rate->rx = can_per_second(rx, ticks);
+	rate->tx = can_per_second(to->tx_frames - from->tx_frames, ticks);
+	rate->match_ratio = rx ? matched * 100 / rx : 0;
+}
+
+static void can_rate_peak(struct can_rate *peak, const struct can_rate *rate)
+{
+	peak->rx = max(peak->rx, rate->rx);
+	peak->tx = max(peak->tx, rate->tx);
+	peak->match_ratio = max(peak->match_ratio, rate->match_ratio);
 }
 
 /* Counting starts over: what was counted so far becomes the base. */
 static void can_rates_reset(struct can_pernet *cn)
 {
 	struct can_rates *r = &cn->rates;
-	struct can_pcpu_stats sum;
 	unsigned long resets = r->resets, user_resets = r->user_resets;
 
 	lockdep_assert_held(&cn->stats_lock);
-	can_stats_sum(cn, &sum);
 	memset(r, 0, sizeof(*r));
+	can_stats_sum(cn, &r->base);
+	r->last = r->base;
+	r->jiffies_base = jiffies;
+	r->jiffies_last = r->jiffies_base;
 	r->resets = resets + 1;
 	r->user_resets = user_resets;
-	r->jiffies_init = jiffies;
-	r->rx_base = sum.rx_frames;
-	r->tx_base = sum.tx_frames;
-	r->match_base = sum.matches;
-	r->rx_last = sum.rx_frames;
-	r->tx_last = sum.tx_frames;
-	r->match_last = sum.matches;
 }
 
 static void can_rates_update(struct can_pernet *cn)
 {
 	struct can_rates *r = &cn->rates;
-	unsigned long secs = (jiffies - r->jiffies_init) / HZ;
-	unsigned long rx, tx, match;
+	unsigned long now = jiffies;
 	struct can_pcpu_stats sum;
 
 	lockdep_assert_held(&cn->stats_lock);
 	can_stats_sum(cn, &sum);
-	rx = sum.rx_frames - r->rx_base;
-	tx = sum.tx_frames - r->tx_base;
-	match = sum.matches - r->match_base;
-
-	if (secs) {
-		r->total_rx_rate = rx / secs;
-		r->total_tx_rate = tx / secs;
-	}
-	r->total_match_ratio = can_ratio(match, rx);
-
-	r->current_rx_rate = sum.rx_frames - r->rx_last;
-	r->current_tx_rate = sum.tx_frames - r->tx_last;
-	r->current_match_ratio = can_ratio(sum.matches - r->match_last,
-					   r->current_rx_rate);
-	r->max_rx_rate = max(r->max_rx_rate, r->current_rx_rate);
-	r->max_tx_rate = max(r->max_tx_rate, r->current_tx_rate);
-	r->max_match_ratio = max(r->max_match_ratio, r->current_match_ratio);
-
-	r->rx_last = sum.rx_frames;
-	r->tx_last = sum.tx_frames;
-	r->match_last = sum.matches;
+	can_rate_calc(&r->total, &r->base, &sum, now - r->jiffies_base);
+	can_rate_calc(&r->recent, &r->last, &sum, now - r->jiffies_last);
+	can_rate_peak(&r->peak, &r->recent);
+	r->last = sum;
+	r->jiffies_last = now;
 }
 
 /* Runs once a second in softirq context; the frame path never sees it. */
@@ -105,6 +104,12 @@ static void can_stats_tick(struct timer_list *t)
 	mod_timer(&cn->stats_timer, round_jiffies(jiffies + HZ));
 }
 
+/**
+ * can_stats_start() - start counting in a new namespace
+ * @cn: the namespace's state, its counters allocated
+ *
+ * Context: process context, from the namespace's init.
+ */
 void can_stats_start(struct can_pernet *cn)
 {
 	spin_lock_bh(&cn->stats_lock);
@@ -117,6 +122,14 @@ void can_stats_start(struct can_pernet *cn)
 		mod_timer(&cn->stats_timer, round_jiffies(jiffies + HZ));
 }
 
+/**
+ * can_stats_stop() - stop the statistics timer of a namespace
+ * @cn: the namespace's state
+ *
+ * Waits for a running tick, which cannot re-arm the timer afterwards.
+ *
+ * Context: process context, from the namespace's exit.
+ */
 void can_stats_stop(struct can_pernet *cn)
 {
 	del_timer_sync(&cn->stats_timer);
@@ -125,6 +138,20 @@ void can_stats_stop(struct can_pernet *cn)
 static void can_put_stat(struct seq_file *m, unsigned long v, const char *what)
 {
 	seq_printf(m, " %8lu %s\n", v, what);
+}
+
+static void can_put_rate(struct seq_file *m, const struct can_rate *rate,
+			 const char *which, const char *tag)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "%% %s match ratio (%sRXMR)", which, tag);
+	can_put_stat(m, rate->match_ratio, what);
+	snprintf(what, sizeof(what), "frames/s %s tx rate (%sTXR)", which, tag);
+	can_put_stat(m, rate->tx, what);
+	snprintf(what, sizeof(what), "frames/s %s rx rate (%sRXR)", which, tag);
+	can_put_stat(m, rate->rx, what);
+	seq_putc(m, '\n');
 }
 
 static int can_stats_show(struct seq_file *m, void *v)
@@ -139,39 +166,34 @@ static int can_stats_show(struct seq_file *m, void *v)
 	spin_unlock_bh(&cn->stats_lock);
 
 	seq_putc(m, '\n');
-	can_put_stat(m, sum.tx_frames - r.tx_base, "transmitted frames (TXF)");
-	can_put_stat(m, sum.rx_frames - r.rx_base, "received frames (RXF)");
-	can_put_stat(m, sum.matches - r.match_base, "matched frames (RXMF)");
-	can_put_stat(m, sum.rx_invalid, "dropped invalid frames (RXINV)");
+	can_put_stat(m, sum.tx_frames - r.base.tx_frames, "transmitted frames (TXF)");
+	can_put_stat(m, sum.rx_frames - r.base.rx_frames, "received frames (RXF)");
+	can_put_stat(m, sum.matches - r.base.matches, "matched frames (RXMF)");
+	can_put_stat(m, sum.rx_invalid - r.base.rx_invalid,
+		     "dropped invalid frames (RXINV)");
+	seq_putc(m, '\n');
 
 	if (stats_timer) {
-		seq_putc(m, '\n');
-		can_put_stat(m, r.total_match_ratio, "% total match ratio (RXMR)");
-		can_put_stat(m, r.total_tx_rate, "frames/s total tx rate (TXR)");
-		can_put_stat(m, r.total_rx_rate, "frames/s total rx rate (RXR)");
-		seq_putc(m, '\n');
-		can_put_stat(m, r.current_match_ratio, "% current match ratio (CRXMR)");
-		can_put_stat(m, r.current_tx_rate, "frames/s current tx rate (CTXR)");
-		can_put_stat(m, r.current_rx_rate, "frames/s current rx rate (CRXR)");
-		seq_putc(m, '\n');
-		can_put_stat(m, r.max_match_ratio, "% max match ratio (MRXMR)");
-		can_put_stat(m, r.max_tx_rate, "frames/s max tx rate (MTXR)");
-		can_put_stat(m, r.max_rx_rate, "frames/s max rx rate (MRXR)");
+		can_put_rate(m, &r.total, "total", "");
+		can_put_rate(m, &r.recent, "current", "C");
+		can_put_rate(m, &r.peak, "max", "M");
 	}
 
-	seq_putc(m, '\n');
 	can_put_stat(m, READ_ONCE(cn->entries), "current receive list entries (CRCV)");
 	can_put_stat(m, READ_ONCE(cn->max_entries), "maximum receive list entries (MRCV)");
 	if (r.resets) {
 		seq_putc(m, '\n');
 		can_put_stat(m, r.resets, "statistic resets (STR)");
-		can_put_stat(m, r.user_resets, "user statistic resets (USTR)");
 	}
+	if (r.user_resets)
+		can_put_stat(m, r.user_resets, "user statistic resets (USTR)");
 	seq_putc(m, '\n');
 	return 0;
 }
 
-/* Reading reset_stats starts the counts over, as it always has. */
+/* Reading reset_stats starts the counts over, as it always has; unlike
+ * mainline, which leaves that to the next timer tick, at once.
+ */
 static int can_reset_stats_show(struct seq_file *m, void *v)
 {
 	struct can_pernet *cn = can_pernet(seq_file_single_net(m));
@@ -180,7 +202,7 @@ static int can_reset_stats_show(struct seq_file *m, void *v)
 	spin_lock_bh(&cn->stats_lock);
 	cn->rates.user_resets++;
 	can_rates_reset(cn);
-	n = cn->rates.user_resets;
+	n = cn->rates.resets;
 	spin_unlock_bh(&cn->stats_lock);
 
 	seq_printf(m, "Performed statistic reset #%lu.\n", n);
@@ -202,9 +224,19 @@ static const char * const can_list_names[CAN_RX_LISTS] = {
 	[CAN_RX_EFF] = "rx_eff",
 };
 
+/* Column heads, as wide as the pointers below them. */
+#if BITS_PER_LONG == 64
+#define CAN_RCVLIST_HEAD \
+	"  device   can_id   can_mask      function          userdata       matches  ident\n"
+#else
+#define CAN_RCVLIST_HEAD \
+	"  device   can_id   can_mask  function  userdata   matches  ident\n"
+#endif
+
 struct can_show_ctx {
 	struct seq_file *m;
 	struct net_device *dev;
+	bool has_head;
 };
 
 static void can_show_receiver(struct can_receiver *rcv, void *arg)
@@ -212,13 +244,19 @@ static void can_show_receiver(struct can_receiver *rcv, void *arg)
 	struct can_show_ctx *ctx = arg;
 	bool is_eff = rcv->can_id & CAN_EFF_FLAG;
 
+	if (!ctx->has_head) {
+		seq_puts(ctx->m, CAN_RCVLIST_HEAD);
+		ctx->has_head = true;
+	}
 	seq_printf(ctx->m, "   %-5s  %*s%0*x  %08x  %pK  %pK  %8lu  %s\n",
 		   can_dev_name(ctx->dev), is_eff ? 0 : 5, "", is_eff ? 8 : 3,
 		   rcv->can_id, rcv->mask, rcv->func, rcv->data,
 		   READ_ONCE(rcv->matches), rcv->ident);
 }
 
-/* One line per subscription in list @which of @table. Under RCU. */
+/* One line per subscription in list @which of @table, under a column
+ * head; or a line saying there is none. Under RCU.
+ */
 static void can_show_table(struct seq_file *m, struct can_rx_table *table,
 			   enum can_rx_list which, struct net_device *dev)
 {
@@ -236,7 +274,6 @@ static int can_rcvlist_show(struct seq_file *m, void *v)
 	struct net_device *dev;
 
 	seq_printf(m, "\nreceive list '%s':\n", can_list_names[which]);
-	seq_puts(m, "  device   can_id   can_mask  function  userdata   matches  ident\n");
 
 	rcu_read_lock();
 	can_show_table(m, can_pernet(net)->all_devs, which, NULL);

@@ -122,6 +122,7 @@ unsigned int can_rx_table_drain(struct can_rx_table *table)
 	struct hlist_node *next;
 	unsigned int i, n = 0;
 
+	lockdep_assert_held(&table->cn->rx_lock);
 	for (i = 0; i < CAN_RX_SFF; i++)
 		n += can_rx_drain_list(table, &table->list[i]);
 	for (i = 0; i < CAN_SFF_SLOTS; i++)
@@ -225,6 +226,7 @@ int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv)
 	unsigned int slot;
 	enum can_rx_list which = can_rx_place(&rcv->can_id, &rcv->mask, &slot);
 
+	lockdep_assert_held(&table->cn->rx_lock);
 	rcv->list = which;
 	if (which == CAN_RX_FIL) {
 		group = can_group_get(table, rcv->mask);
@@ -274,6 +276,7 @@ struct can_receiver *can_rx_table_find(struct can_rx_table *table,
 	unsigned int slot;
 	enum can_rx_list which = can_rx_place(&can_id, &mask, &slot);
 
+	lockdep_assert_held(&table->cn->rx_lock);
 	head = can_rx_find_head(table, which, can_id, mask, slot);
 	if (!head)
 		return NULL;
@@ -296,6 +299,7 @@ void can_rx_table_del(struct can_rx_table *table, struct can_receiver *rcv)
 {
 	struct can_mask_group *group;
 
+	lockdep_assert_held(&table->cn->rx_lock);
 	hlist_del_rcu(&rcv->node);
 	WRITE_ONCE(table->entries, table->entries - 1);
 	if (rcv->list != CAN_RX_FIL)
@@ -411,10 +415,13 @@ static unsigned int can_rx_deliver_exact(struct can_rx_table *table,
 
 	if (can_id & CAN_RTR_FLAG)
 		return 0;
-	if (can_id & CAN_EFF_FLAG)
+	if (can_id & CAN_EFF_FLAG) {
 		head = &table->eff[can_eff_slot(can_id)];
-	else
-		head = &table->sff[can_id & CAN_SFF_MASK];
+	} else {
+		/* Bits above the 11 of a standard frame do not count. */
+		can_id &= CAN_SFF_MASK;
+		head = &table->sff[can_id];
+	}
 
 	hlist_for_each_entry_rcu(rcv, head, node) {
 		if (rcv->can_id == can_id) {

@@ -19,6 +19,8 @@
  *	with several matching filters can deliver the frame only once;
  *	0 until then
  * @frame_len: length on the wire in bytes, kept by drivers for BQL
+ * @cf: the frame that follows; the member pads the structure so that
+ *	the frame's 64-bit aligned data stays aligned
  *
  * It sits at skb->head, right before the frame; clones share it.
  */
@@ -26,6 +28,7 @@ struct can_skb_priv {
 	int ifindex;
 	int skbcnt;
 	unsigned int frame_len;
+	struct can_frame cf[];
 };
 
 static inline struct can_skb_priv *can_skb_prv(struct sk_buff *skb)

@@ -30,7 +30,8 @@ CAN_INCLUDES := -nostdinc -I$(SRC)/include -I$(SRC)/include/uapi
 # The stack's options, as a kernel .config would set them.
 CAN_CONFIG := CONFIG_CAN=m CONFIG_CAN_RAW=m CONFIG_CAN_BCM=m CONFIG_CAN_VCAN=m \
 	CONFIG_CAN_DEV=m CONFIG_CAN_NETLINK=y CONFIG_CAN_CALC_BITTIMING=y \
-	CONFIG_CAN_SJA1000=m CONFIG_CAN_KVASER_PCI=m CONFIG_CAN_MCP251X=m
+	CONFIG_CAN_SJA1000=m CONFIG_CAN_KVASER_PCI=m CONFIG_CAN_PCM3680_PCI=m \
+	CONFIG_CAN_MCP251X=m
 
 KBUILD_ARGS := -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
 
@@ -45,6 +46,7 @@ modules: need-deps
 
 clean:
 	-$(MAKE) $(KBUILD_ARGS) clean
+	-$(MAKE) -C $(KDIR) M=$(FAKE_CHIP) clean
 	$(MAKE) -C $(SELFTESTS) clean
 	rm -rf $(BUILD)
 
@@ -54,12 +56,21 @@ deps:
 need-deps:
 	@$(SRC)/scripts/can-deps.sh check || $(SRC)/scripts/can-deps.sh install
 
-selftests: need-deps
+# sja1000_fake.ko is a test module (an SJA1000 made of a register array)
+# that sja1000_errors.sh loads from the tree; it is not installed.
+FAKE_CHIP := $(SRC)/$(SELFTESTS)/sja1000_fake
+
+selftests: modules
 	$(MAKE) -C $(SELFTESTS) KSFT_SRC=$$($(SRC)/scripts/can-deps.sh ksft)
+	$(MAKE) -C $(KDIR) M=$(FAKE_CHIP) NOSTDINC_FLAGS="$(CAN_INCLUDES)" \
+		KBUILD_EXTRA_SYMBOLS=$(SRC)/Module.symvers W=1 modules
 
 # Two SJA1000 cards (QEMU's Kvaser PCIcan model) on one emulated CAN bus,
-# for the device layer and driver tests.
-CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 -device kvaser_pci,canbus=b0
+# and a dual-channel PCM-3680 on another, for the device layer and
+# driver tests.
+CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 \
+	-device kvaser_pci,canbus=b0 \
+	-object can-bus,id=b1 -device pcm3680_pci,canbus0=b1,canbus1=b1
 
 check: modules selftests
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/run_tests.sh

@@ -72,8 +72,10 @@ CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 \
 	-device kvaser_pci,canbus=b0 \
 	-object can-bus,id=b1 -device pcm3680_pci,canbus0=b1,canbus1=b1
 
+# "make check T='can_vcan bcm_tx'" runs only the named tests.
 check: modules selftests
-	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/run_tests.sh
+	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- \
+		$(SRC)/$(SELFTESTS)/run_tests.sh $(addprefix $(SRC)/$(SELFTESTS)/,$(T))
 
 demo: modules
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/demo.sh

@@ -332,9 +332,13 @@ static const struct can_proto bcm_can_proto = {
 	.prot		= &bcm_proto,
 };
 
+unsigned int bcm_net_id __read_mostly;
+
 static struct pernet_operations bcm_net_ops = {
 	.init = bcm_proc_net_init,
 	.exit = bcm_proc_net_exit,
+	.id = &bcm_net_id,
+	.size = sizeof(struct bcm_net),
 };
 
 static struct notifier_block bcm_netdev_notifier = {

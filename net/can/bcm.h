@@ -213,6 +213,18 @@ enum hrtimer_restart bcm_rx_timeout_fn(struct hrtimer *timer);
 enum hrtimer_restart bcm_rx_throttle_fn(struct hrtimer *timer);
 unsigned int bcm_rx_flush(struct bcm_op *op);
 
+/**
+ * struct bcm_net - what the BCM keeps per network namespace
+ * @proc_dir: /proc/net/can-bcm, or NULL; set and cleared by the pernet
+ *	operations, read by sockets of the namespace
+ */
+struct bcm_net {
+	struct proc_dir_entry *proc_dir;
+};
+
+/* bcm.c */
+extern unsigned int bcm_net_id;
+
 /* bcm_proc.c, or nothing without procfs */
 #if IS_ENABLED(CONFIG_PROC_FS)
 int bcm_proc_net_init(struct net *net);

@@ -8,6 +8,7 @@
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 
 #include "bcm.h"
 
@@ -133,7 +134,9 @@ static int bcm_proc_show(struct seq_file *m, void *v)
  */
 int bcm_proc_net_init(struct net *net)
 {
-	net->can.bcmproc_dir = proc_net_mkdir(net, "can-bcm", net->proc_net);
+	struct bcm_net *bn = net_generic(net, bcm_net_id);
+
+	bn->proc_dir = proc_net_mkdir(net, "can-bcm", net->proc_net);
 	return 0;
 }
 
@@ -145,7 +148,9 @@ int bcm_proc_net_init(struct net *net)
  */
 void bcm_proc_net_exit(struct net *net)
 {
-	if (net->can.bcmproc_dir)
+	struct bcm_net *bn = net_generic(net, bcm_net_id);
+
+	if (bn->proc_dir)
 		remove_proc_entry("can-bcm", net->proc_net);
 }
 
@@ -159,15 +164,15 @@ void bcm_proc_net_exit(struct net *net)
 int bcm_proc_sock_add(struct bcm_sock *bo)
 {
 	struct sock *sk = &bo->sk;
-	struct net *net = sock_net(sk);
+	struct bcm_net *bn = net_generic(sock_net(sk), bcm_net_id);
 
 	sock_owned_by_me(sk);
 
-	if (!net->can.bcmproc_dir)
+	if (!bn->proc_dir)
 		return 0;
 	snprintf(bo->procname, sizeof(bo->procname), "%lu", sock_i_ino(sk));
 	bo->pde = proc_create_net_single(bo->procname, 0644,
-					 net->can.bcmproc_dir, bcm_proc_show,
+					 bn->proc_dir, bcm_proc_show,
 					 sk);
 	return bo->pde ? 0 : -ENOMEM;
 }
@@ -182,12 +187,12 @@ int bcm_proc_sock_add(struct bcm_sock *bo)
  */
 void bcm_proc_sock_remove(struct bcm_sock *bo)
 {
-	struct net *net = sock_net(&bo->sk);
+	struct bcm_net *bn = net_generic(sock_net(&bo->sk), bcm_net_id);
 
 	sock_owned_by_me(&bo->sk);
 
 	if (!bo->pde)
 		return;
-	remove_proc_entry(bo->procname, net->can.bcmproc_dir);
+	remove_proc_entry(bo->procname, bn->proc_dir);
 	bo->pde = NULL;
 }

@@ -75,7 +75,7 @@ CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 \
 # "make check T='can_vcan bcm_tx'" runs only the named tests.
 check: modules selftests
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- \
-		$(SRC)/$(SELFTESTS)/run_tests.sh $(addprefix $(SRC)/$(SELFTESTS)/,$(T))
+		$(SRC)/$(SELFTESTS)/run_tests.sh $(T)
 
 demo: modules
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/demo.sh
@@ -88,7 +88,7 @@ check-debug: selftests
 	@eval "$$($(SRC)/scripts/can-debug-kernel.sh)" && \
 	VMTEST_MEM=2048 $(SELFTESTS)/vmtest.sh --kernel "$$KIMG" --modroot "$$MODROOT" \
 		--kver "$$KVER" --timeout 3000 --qemu-args "$(CAN_CARDS)" \
-		-- $(SRC)/$(SELFTESTS)/run_debug.sh
+		-- $(SRC)/$(SELFTESTS)/run_debug.sh $(T)
 
 # Guest time follows executed instructions under -icount, so the numbers
 # repeat from run to run; both stacks are measured in the same boot.

@@ -5,15 +5,19 @@
 # selftest suite, then the KUnit suites of our modules, then a kmemleak
 # scan. Prints KTAP and the totals line "N passed, N failed" last. Kernel
 # reports (KASAN, lockdep, RCU, WARN, BUG) are caught by vmtest.sh from the
-# console.
+# console. Arguments name tests to run instead of the whole suite, as
+# for run_tests.sh.
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../../../../.." && pwd)
+# The test modules built against this kernel (scripts/can-debug-kernel.sh).
+export CAN_TESTMODS=$TOP/build/debug-testmods
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 # Only what our tests allocate is of interest: forget what boot left.
 [ -w $KMEMLEAK ] && echo clear > $KMEMLEAK
 
-"$HERE/run_tests.sh" | tee /tmp/suite.log
+"$HERE/run_tests.sh" "$@" | tee /tmp/suite.log
 read -r pass fail skip < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' /tmp/suite.log | tail -1)
 pass=${pass:-0}
 fail=${fail:-1}

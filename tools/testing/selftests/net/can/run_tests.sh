@@ -7,17 +7,25 @@
 # and last the plain line "N passed, N failed". Runs inside the test VM.
 #
 #   run_tests.sh [TEST...]   run the named programs instead of the list
+#                            (a path, or a name from the list)
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../../../../.." && pwd)
 LIST=${LIST:-$TOP/build/selftests/tests.list}
 PER_TEST_TIMEOUT=${PER_TEST_TIMEOUT:-300}
 
-if [ $# -gt 0 ]; then
-	tests=("$@")
-else
-	mapfile -t tests < "$LIST"
-fi
+mapfile -t listed < "$LIST"
+tests=()
+# A name without a slash is looked up in the list by its base name.
+for t in "$@"; do
+	if [[ $t != */* ]]; then
+		for l in "${listed[@]}"; do
+			[ "$(basename "$l")" = "$t" ] && t=$l
+		done
+	fi
+	tests+=("$t")
+done
+[ ${#tests[@]} -gt 0 ] || tests=("${listed[@]}")
 
 pass=0
 fail=0

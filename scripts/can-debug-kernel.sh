@@ -5,9 +5,11 @@
 # mainline's and the kernel's bug detectors on, for "make check-debug".
 #
 # The tree and its objects are cached under $CAN_CACHE/debug-KEY, KEY
-# being a hash of the config fragments and the source package's version:
-# a rerun copies in our current files and rebuilds only what changed,
-# which is our objects. Prints shell assignments for vmtest.sh:
+# being a hash of the source package's version, the compiler and the
+# debug fragment (whose options change how every object is compiled).
+# A rerun copies in our current files, regenerates the configuration and
+# rebuilds only what changed: our objects, and what an edit of the
+# kernel.config fragment touches. Prints shell assignments for vmtest.sh:
 # KIMG=... MODROOT=... KVER=...
 
 set -eu
@@ -17,11 +19,13 @@ CACHE=${CAN_CACHE:-/var/cache/can-stack}
 FRAG=$TOP/tools/testing/selftests/net/can/debug
 SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 JOBS=${JOBS:-$(nproc)}
+TESTMODS=$TOP/build/debug-testmods
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-key=$(cat "$FRAG/kernel.config" "$FRAG/debug.config" <(echo "$srcver") |
+key=$({ echo "$srcver"; gcc --version | head -1; cat "$FRAG/debug.config"; } |
 	sha256sum | cut -c1-12)
-dir=$CACHE/debug-$key
+# Resolved, so that the paths recorded in the objects never change.
+dir=$(realpath -m "$CACHE/debug-$key")
 src=$dir/linux-source-6.1
 obj=$dir/obj
 log=$dir/build.log
@@ -48,20 +52,47 @@ overlay() {
 	rsync -a "$TOP/include/uapi/linux/can.h" "$src/include/uapi/linux/can.h"
 }
 
+# The configuration is allnoconfig plus both fragments, made afresh each
+# run into a side file and copied over .config only when it differs, so
+# an unchanged configuration rebuilds nothing and a changed one rebuilds
+# only what depends on the options that changed.
 configure() {
+	local want=$obj/.config.want missing
+
 	mkdir -p "$obj"
-	# Merging again each time picks up symbols our Kconfig files gained;
-	# an unchanged result rebuilds nothing.
-	[ -f "$obj/.config" ] || make -C "$src" O="$obj" allnoconfig >> "$log" 2>&1
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+	export KCONFIG_CONFIG=$want
+	make -C "$src" O="$obj" allnoconfig >> "$log" 2>&1
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$want" \
 		"$FRAG/kernel.config" "$FRAG/debug.config" >> "$log" 2>&1
 	make -C "$src" O="$obj" olddefconfig >> "$log" 2>&1
-	local missing
+	unset KCONFIG_CONFIG
+	cmp -s "$want" "$obj/.config" || cp "$want" "$obj/.config"
 	missing=$(grep -hE '^CONFIG_[A-Z0-9_]+=[ym]' "$FRAG/kernel.config" "$FRAG/debug.config" |
 		while read -r line; do grep -qx "$line" "$obj/.config" || echo "$line"; done)
 	if [ -n "$missing" ]; then
 		echo "can-debug-kernel: options the kernel did not take:" $missing >&2
 	fi
+}
+
+# The selftests' own modules (fake and modelled chips: every directory
+# with a Kbuild file) are built from a copy, so that the objects built
+# for Debian's kernel next to their sources stay intact. The tests find
+# them through CAN_TESTMODS, which run_debug.sh sets.
+build_test_modules() {
+	local kbuild d out
+
+	for kbuild in "$TOP"/tools/testing/selftests/net/can/*/Kbuild; do
+		d=$(dirname "$kbuild")
+		out=$TESTMODS/$(basename "$d")
+		mkdir -p "$out"
+		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+			--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
+			"$d/" "$out/"
+		if ! make -C "$src" O="$obj" M="$out" CAN_SRC="$TOP" W=1 modules >> "$log" 2>&1; then
+			grep -E 'error|warning:' "$log" | tail -20 >&2
+			exit 1
+		fi
+	done
 }
 
 overlay
@@ -76,6 +107,7 @@ fi
 kver=$(make -s -C "$src" O="$obj" kernelrelease)
 rm -rf "$dir/modroot"
 make -C "$src" O="$obj" INSTALL_MOD_PATH="$dir/modroot" modules_install >> "$log" 2>&1
+build_test_modules
 echo "can-debug-kernel: built $kver in $(( $(date +%s) - start ))s" >&2
 echo "KIMG=$obj/arch/x86/boot/bzImage"
 echo "MODROOT=$dir/modroot"

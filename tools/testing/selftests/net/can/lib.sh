@@ -8,6 +8,10 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$HERE/../../../../.." && pwd)
 # Where the Makefile put the test programs and helpers.
 CAN_TEST_BIN=${CAN_TEST_BIN:-$TOP/build/selftests}
+# Where the test modules (fake and modelled chips) built for the running
+# kernel are: next to their sources for Debian's kernel, a copy for the
+# debug kernel (run_debug.sh says where).
+CAN_TESTMODS=${CAN_TESTMODS:-$HERE}
 
 KTAP_PASS=0
 KTAP_FAIL=0

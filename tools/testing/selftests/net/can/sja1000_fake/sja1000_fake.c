@@ -14,16 +14,22 @@
 #include <linux/debugfs.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include "sja1000.h"
 
 struct fake_chip {
 	u8 regs[32];
 	/* Stands in for the interrupt line: the handler never runs twice
-	 * at once. Taken from irq_work (TX done) and debugfs writes.
+	 * at once. Taken in hard-IRQ context, from the two irq_works below
+	 * (which is where a real chip's handler runs), and by debugfs
+	 * writes with interrupts off while they set the registers.
 	 */
 	spinlock_t irq_lock;
 	struct irq_work tx_done;
+	struct irq_work raise;
+	/* One debugfs write at a time: each waits for its interrupt. */
+	struct mutex write_lock;
 	struct net_device *dev;
 };
 
@@ -47,6 +53,11 @@ static void fake_raise(struct fake_chip *chip)
 static void fake_tx_done(struct irq_work *work)
 {
 	fake_raise(container_of(work, struct fake_chip, tx_done));
+}
+
+static void fake_raise_work(struct irq_work *work)
+{
+	fake_raise(container_of(work, struct fake_chip, raise));
 }
 
 /* Reading IR acknowledges it, as on the chip. */
@@ -93,13 +104,21 @@ static ssize_t fake_irq_write(struct file *file, const char __user *ubuf,
 		   &v[4], &v[5]) != 6)
 		return -EINVAL;
 
+	mutex_lock(&chip->write_lock);
+	spin_lock_irq(&chip->irq_lock);
 	chip->regs[SJA1000_SR] = v[1];
 	chip->regs[SJA1000_ECC] = v[2];
 	chip->regs[SJA1000_ALC] = v[3];
 	chip->regs[SJA1000_TXERR] = v[4];
 	chip->regs[SJA1000_RXERR] = v[5];
 	chip->regs[SJA1000_IR] = v[0];
-	fake_raise(chip);
+	spin_unlock_irq(&chip->irq_lock);
+	/* The handler must run in hard-IRQ context, as for a real line:
+	 * netif_rx() and the driver's locks expect it.
+	 */
+	irq_work_queue(&chip->raise);
+	irq_work_sync(&chip->raise);
+	mutex_unlock(&chip->write_lock);
 	return len;
 }
 
@@ -125,6 +144,8 @@ static int __init fake_init(void)
 	chip->regs[SJA1000_SR] = SJA1000_SR_TBS;
 	spin_lock_init(&chip->irq_lock);
 	init_irq_work(&chip->tx_done, fake_tx_done);
+	init_irq_work(&chip->raise, fake_raise_work);
+	mutex_init(&chip->write_lock);
 	priv->read_reg = fake_read;
 	priv->write_reg = fake_write;
 	priv->can.clock.freq = 8000000;
@@ -149,6 +170,7 @@ static void __exit fake_exit(void)
 	debugfs_remove_recursive(fake_dir);
 	sja1000_unregister(fake_dev);
 	irq_work_sync(&chip->tx_done);
+	irq_work_sync(&chip->raise);
 	sja1000_free(fake_dev);
 }
 

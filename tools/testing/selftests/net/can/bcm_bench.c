@@ -204,7 +204,7 @@ static int bench_filters(int ifindex, int ops, int rounds)
 static double spin_iterations(int seconds)
 {
 	struct sched_param sp = { 0 };
-	volatile unsigned long n = 0;
+	unsigned long n = 0;
 	double result = 0;
 	int fd[2];
 	pid_t pid;

@@ -53,31 +53,31 @@ FIXTURE_TEARDOWN(rx)
 	vcan_destroy(self->ifname);
 }
 
-static __u32 fd_flag(const FIXTURE_VARIANT(rx) *variant)
+static __u32 fd_flag(const struct _fixture_variant_rx *variant)
 {
 	return variant->fd ? CAN_FD_FRAME : 0;
 }
 
-static int frame_size(const FIXTURE_VARIANT(rx) *variant)
+static int frame_size(const struct _fixture_variant_rx *variant)
 {
 	return variant->fd ? CANFD_MTU : CAN_MTU;
 }
 
 /* The data bytes of frame @i of a message, whatever its layout. */
-static __u8 *frame_data(struct bcm_msg *m, const FIXTURE_VARIANT(rx) *variant,
+static __u8 *frame_data(struct bcm_msg *m, const struct _fixture_variant_rx *variant,
 			unsigned int i)
 {
 	return variant->fd ? m->fd[i].data : m->cc[i].data;
 }
 
-static __u8 *frame_len(struct bcm_msg *m, const FIXTURE_VARIANT(rx) *variant,
+static __u8 *frame_len(struct bcm_msg *m, const struct _fixture_variant_rx *variant,
 		       unsigned int i)
 {
 	return variant->fd ? &m->fd[i].len : &m->cc[i].len;
 }
 
 /* An RX_SETUP with @n zeroed frames; the caller fills in masks. */
-static void rx_request(struct bcm_msg *m, const FIXTURE_VARIANT(rx) *variant,
+static void rx_request(struct bcm_msg *m, const struct _fixture_variant_rx *variant,
 		       __u32 flags, canid_t id, unsigned int n)
 {
 	bcm_head(m, RX_SETUP, flags | fd_flag(variant), id, n);
@@ -85,7 +85,7 @@ static void rx_request(struct bcm_msg *m, const FIXTURE_VARIANT(rx) *variant,
 }
 
 /* Send @id with the given first bytes, padded with zeros to 8 bytes. */
-static void inject(int raw, const FIXTURE_VARIANT(rx) *variant, canid_t id,
+static void inject(int raw, const struct _fixture_variant_rx *variant, canid_t id,
 		   __u8 b0, __u8 b1, __u8 len)
 {
 	__u8 data[64] = { b0, b1 };
@@ -95,7 +95,7 @@ static void inject(int raw, const FIXTURE_VARIANT(rx) *variant, canid_t id,
 
 /* Read the next RX_CHANGED within @ms; return its data[0], or -1. */
 static int next_change(int s, struct bcm_msg *r,
-		       const FIXTURE_VARIANT(rx) *variant, int ms)
+		       const struct _fixture_variant_rx *variant, int ms)
 {
 	if (bcm_read_op(s, r, RX_CHANGED, ms) <= 0)
 		return -1;
@@ -288,8 +288,8 @@ TEST_F(rx, no_autotimer_reception_cancels_the_timeout)
 
 /* A content filter with a timeout; the same frame before and after it. */
 static int same_frame_across_timeout(struct __test_metadata *_metadata,
-				     FIXTURE_DATA(rx) *self,
-				     const FIXTURE_VARIANT(rx) *variant,
+				     struct _test_data_rx *self,
+				     const struct _fixture_variant_rx *variant,
 				     __u32 flags)
 {
 	rx_request(&self->m, variant, SETTIMER | flags, 0x123, 1);

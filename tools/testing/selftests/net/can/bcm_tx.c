@@ -49,18 +49,18 @@ FIXTURE_TEARDOWN(tx)
 	vcan_destroy(self->ifname);
 }
 
-static __u32 fd_flag(const FIXTURE_VARIANT(tx) *variant)
+static __u32 fd_flag(const struct _fixture_variant_tx *variant)
 {
 	return variant->fd ? CAN_FD_FRAME : 0;
 }
 
-static int frame_size(const FIXTURE_VARIANT(tx) *variant)
+static int frame_size(const struct _fixture_variant_tx *variant)
 {
 	return variant->fd ? CANFD_MTU : CAN_MTU;
 }
 
 /* Frame @i of the message, with @len bytes of @fill; the right layout. */
-static void put_frame(struct bcm_msg *m, const FIXTURE_VARIANT(tx) *variant,
+static void put_frame(struct bcm_msg *m, const struct _fixture_variant_tx *variant,
 		      unsigned int i, canid_t id, __u8 len, __u8 fill)
 {
 	if (variant->fd) {
@@ -76,7 +76,7 @@ static void put_frame(struct bcm_msg *m, const FIXTURE_VARIANT(tx) *variant,
 	}
 }
 
-static __u8 max_len(const FIXTURE_VARIANT(tx) *variant)
+static __u8 max_len(const struct _fixture_variant_tx *variant)
 {
 	return variant->fd ? 64 : 8;
 }
@@ -112,9 +112,8 @@ TEST_F(tx, fd_frame_on_classic_interface_fails_emsgsize)
 	if (!variant->fd)
 		SKIP(return, "classic frames fit every interface");
 	/* The MTU of a CAN interface changes only while it is down. */
-	ASSERT_EQ(0, run_cmd("ip link set %s down && ip link set %s mtu 16 && "
-			     "ip link set %s up", self->ifname, self->ifname,
-			     self->ifname));
+	ASSERT_EQ(0, run_cmd("ip link set %s down && ip link set %s mtu 16 && ip link set %s up",
+			     self->ifname, self->ifname, self->ifname));
 	bcm_head(&self->m, TX_SEND, CAN_FD_FRAME, 0x123, 1);
 	put_frame(&self->m, variant, 0, 0x123, 12, 1);
 	/* The core refuses a frame larger than the MTU. */
@@ -225,7 +224,7 @@ TEST_F(tx, sequence_of_frames_goes_out_in_order)
 
 /* Without a timer, each TX_ANNOUNCE shows where the sequence stands. */
 static int announce(struct __test_metadata *_metadata, int s, int raw,
-		    struct bcm_msg *m, const FIXTURE_VARIANT(tx) *variant,
+		    struct bcm_msg *m, const struct _fixture_variant_tx *variant,
 		    __u32 flags, unsigned int n, __u8 base)
 {
 	struct canfd_frame cf;

@@ -77,7 +77,7 @@ static long rcvlist_entry(const char *file, const char *dev, const char *id,
 }
 
 static void send_and_wait(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(proc) *self, canid_t id, int count)
+			  struct _test_data_proc *self, canid_t id, int count)
 {
 	int witness = ct_raw_open(self->ifindex), i;
 

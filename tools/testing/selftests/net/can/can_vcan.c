@@ -56,7 +56,7 @@ static long sysfs_value(const char *ifname, const char *attr)
 }
 
 /* Bring the link up and open a sender on it. */
-static int start(FIXTURE_DATA(vcan) *self)
+static int start(struct _test_data_vcan *self)
 {
 	int err = ct_link_set_up(self->ifname, true);
 

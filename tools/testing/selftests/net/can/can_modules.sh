@@ -72,8 +72,9 @@ test_can_raw_refcount_counts_open_socket() {
 
 	held=$(cat /sys/module/can_raw/refcnt)
 	release_socket
-	[ "$(cat /sys/module/can_raw/refcnt)" -lt "$held" ] ||
-		{ fail "refcnt $held before close, $(cat /sys/module/can_raw/refcnt) after"; return 1; }
+	[ "$(cat /sys/module/can_raw/refcnt)" -lt "$held" ] && return 0
+	fail "refcnt $held before close, $(cat /sys/module/can_raw/refcnt) after"
+	return 1
 }
 
 test_rmmod_can_raw_succeeds_after_socket_closed() {

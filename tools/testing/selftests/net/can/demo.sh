@@ -37,7 +37,8 @@ cat /tmp/candump.log
 step "Which modules serve PF_CAN: ours, from updates/"
 show lsmod
 for m in can can-raw vcan; do
-	printf '%-8s %s\n         %s\n' "$m" "$(modinfo -F filename "$m")" "$(modinfo -F description "$m")"
+	printf '%-8s %s\n         %s\n' "$m" "$(modinfo -F filename "$m")" \
+		"$(modinfo -F description "$m")"
 done
 
 step "Interface statistics"

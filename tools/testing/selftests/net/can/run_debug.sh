@@ -18,7 +18,8 @@ KMEMLEAK=/sys/kernel/debug/kmemleak
 [ -w $KMEMLEAK ] && echo clear > $KMEMLEAK
 
 "$HERE/run_tests.sh" "$@" | tee /tmp/suite.log
-read -r pass fail skip < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' /tmp/suite.log | tail -1)
+totals='s/^([0-9]*) passed, ([0-9]*) failed, ([0-9]*) skipped$/\1 \2 \3/p'
+read -r pass fail skip < <(sed -E -n "$totals" /tmp/suite.log | tail -1)
 pass=${pass:-0}
 fail=${fail:-1}
 skip=${skip:-0}
@@ -30,7 +31,11 @@ run_kunit() {
 	for m in $(find "/lib/modules/$(uname -r)" -name '*kunit*.ko' | sort); do
 		name=$(basename "$m" .ko)
 		dmesg -C
-		modprobe "$name" || { echo "not ok - kunit: $name did not load"; fail=$((fail + 1)); continue; }
+		if ! modprobe "$name"; then
+			echo "not ok - kunit: $name did not load"
+			fail=$((fail + 1))
+			continue
+		fi
 		results=$(dmesg | sed -n 's/^\[[^]]*\] //p' | grep -E '^ *(not )?ok [0-9]+ ' )
 		echo "$results" | sed 's/^/# kunit: /'
 		# Count the cases (indented lines); a suite line repeats them.

@@ -44,7 +44,8 @@ account() {
 		return 1
 	fi
 	read -r p f xf xp s e < <(echo "$line" |
-		sed -E 's/.*pass:([0-9]+) fail:([0-9]+) xfail:([0-9]+) xpass:([0-9]+) skip:([0-9]+) error:([0-9]+).*/\1 \2 \3 \4 \5 \6/')
+		sed -E 's/.*pass:([0-9]+) fail:([0-9]+) xfail:([0-9]+) xpass:([0-9]+) /\1 \2 \3 \4 /
+			s/ skip:([0-9]+) error:([0-9]+).*/ \1 \2/')
 	pass=$((pass + p + xf))
 	fail=$((fail + f + xp + e))
 	skip=$((skip + s))

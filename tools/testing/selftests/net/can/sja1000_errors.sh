@@ -82,10 +82,12 @@ test_manual_restart_recovers_from_bus_off() {
 	wait_until 10 has_rx_entry "$DEV" || { fail "candump did not bind"; return 1; }
 	ip link set "$DEV" type can restart || return 1
 	wait "$pid" || { fail "no restart frame"; return 1; }
-	grep -q " 20000100#0000000000000000" "$CAN_TMP/dump" || { fail "$(cat "$CAN_TMP/dump")"; return 1; }
+	grep -q " 20000100#0000000000000000" "$CAN_TMP/dump" ||
+		{ fail "$(cat "$CAN_TMP/dump")"; return 1; }
 	state_is ERROR-ACTIVE || { fail "state"; return 1; }
 	[ "$(xstat 1)" = 1 ] || { fail "re-started $(xstat 1)"; return 1; }
-	ip link set "$DEV" type can restart 2>/dev/null && { fail "restart while active"; return 1; }
+	ip link set "$DEV" type can restart 2>/dev/null &&
+		{ fail "restart while active"; return 1; }
 	return 0
 }
 
@@ -104,7 +106,8 @@ test_automatic_restart_after_restart_ms() {
 	ip link set "$DEV" down
 	ip link set "$DEV" type can restart-ms 100 || return 1
 	ip link set "$DEV" up || return 1
-	ip link set "$DEV" type can restart 2>/dev/null && { fail "manual restart with restart-ms"; return 1; }
+	ip link set "$DEV" type can restart 2>/dev/null &&
+		{ fail "manual restart with restart-ms"; return 1; }
 	raise 04 c0 00 00 ff 00
 	wait_until 5 state_is ERROR-ACTIVE || { fail "no automatic restart"; return 1; }
 	[ "$(xstat 1)" = 2 ] || { fail "re-started $(xstat 1)"; return 1; }
@@ -138,7 +141,8 @@ if [ $rc -ne 0 ]; then
 	KTAP_SKIP=1
 	ktap_finish
 fi
-run_test bus_error_is_reported_with_type_and_location test_bus_error_is_reported_with_type_and_location
+run_test bus_error_is_reported_with_type_and_location \
+	test_bus_error_is_reported_with_type_and_location
 run_test error_warning_reports_tx_side_and_counters test_error_warning_reports_tx_side_and_counters
 run_test error_passive_reports_rx_side test_error_passive_reports_rx_side
 run_test bus_off_drops_carrier test_bus_off_drops_carrier

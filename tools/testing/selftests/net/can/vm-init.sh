@@ -16,12 +16,12 @@ ln -sf /proc/self/fd/0 /dev/stdin
 ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
 mkdir -p /dev/pts /dev/shm
-mount -t devpts devpts /dev/pts
-mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /run
+mount -t devpts none /dev/pts
+mount -t tmpfs none /dev/shm
+mount -t tmpfs none /run
 # /tmp stays the overlay's: a tree checked out under the host's /tmp
 # must remain visible.
-mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
 
 env_file=$(sed -n 's/.*canvm\.env=\([^ ]*\).*/\1/p' /proc/cmdline)
 # shellcheck disable=SC1090

@@ -105,16 +105,19 @@ build_initramfs() {
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
+mount -t proc none /proc
+mount -t sysfs none /sys
 mount -t devtmpfs dev /dev
-while read -r m; do insmod "/modules/$m" || echo "initramfs: insmod $m failed"; done < /modules/order
+while read -r m; do
+	insmod "/modules/$m" || echo "initramfs: insmod $m failed"
+done < /modules/order
 mkdir -p /mnt/lower /mnt/rw
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostroot /mnt/lower ||
 	{ echo "initramfs: cannot mount host root"; poweroff -f; }
 mount -t tmpfs -o size=80% rw /mnt/rw
 mkdir -p /mnt/rw/upper /mnt/rw/work
-mount -t overlay -o lowerdir=/mnt/lower,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work overlay /newroot ||
+mount -t overlay -o lowerdir=/mnt/lower,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work \
+	overlay /newroot ||
 	{ echo "initramfs: cannot mount overlay"; poweroff -f; }
 stage2=$(sed -n 's/.*canvm\.init=\([^ ]*\).*/\1/p' /proc/cmdline)
 for d in proc sys dev; do mount -o move /$d /newroot/$d; done
@@ -202,14 +205,16 @@ set -e
 rc=$(sed -n 's/^CANVM-EXIT: \([0-9]*\).*/\1/p' "$OUT" | tail -1)
 # What the kernel prints when one of its checkers fires: KASAN and
 # sleep-in-atomic say BUG:, lockdep, RCU and WARN_ON say WARNING:.
-REPORTS='Oops:|BUG:|WARNING:|Kernel panic|Call Trace:|general protection fault|UBSAN:|ODEBUG:|kmemleak: [0-9]+ new suspected|INFO: task .* blocked|detected stall'
+REPORTS='Oops:|BUG:|WARNING:|Kernel panic|Call Trace:|general protection fault|UBSAN:'
+REPORTS="$REPORTS|ODEBUG:|kmemleak: [0-9]+ new suspected|INFO: task .* blocked|detected stall"
 if grep -qE "$REPORTS" "$CONSOLE"; then
 	echo "vmtest: the guest kernel reported a problem; kernel log follows" >&2
 	cat "$CONSOLE" >&2
 	exit 125
 fi
 if [ -z "$rc" ]; then
-	echo "vmtest: the guest ended without an exit status (qemu status $qrc); kernel log follows" >&2
+	echo "vmtest: the guest ended without an exit status (qemu status $qrc);" \
+		"kernel log follows" >&2
 	cat "$CONSOLE" >&2
 	exit 124
 fi

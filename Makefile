@@ -10,6 +10,7 @@
 #                   and KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN on
 #   make bench      benchmarks, mainline's modules against ours (not a test)
 #   make patches    the tree as a patch series against linux-source-6.1
+#   make patches-check  the series, checkpatch, and a build of every prefix
 #   make deps       install what the above need (Debian packages)
 #
 # KDIR picks the newest installed linux-headers-*-amd64; set it (or KVER)
@@ -37,7 +38,8 @@ KBUILD_ARGS := -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG
 
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
-.PHONY: all modules clean deps need-deps selftests check check-debug demo vm bench patches
+.PHONY: all modules clean deps need-deps selftests check check-debug demo vm bench patches \
+	patches-check
 
 all: modules
 
@@ -98,3 +100,8 @@ bench: modules selftests
 
 patches: need-deps
 	$(SRC)/scripts/can-patches.py --checkpatch
+
+# Not part of "make check": it builds each prefix of the series in
+# /var/cache/can-stack/patches-obj (see the script and can.txt).
+patches-check: need-deps
+	$(SRC)/scripts/can-patches.py --checkpatch --build

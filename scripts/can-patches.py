@@ -9,18 +9,26 @@ that brings their symbol or directory, so every prefix of the series
 configures and builds. Output: git format-patch files with a cover letter
 in OUT (default build/patches), and the git tree in the cache.
 
-  can-patches.py [--out DIR] [--checkpatch]
+Every tracked file of ours must land in a step, and the series' last
+commit must hold each of them exactly as this tree has it (Kconfig and
+Makefiles included), or the script fails: a file or an option cannot
+drop out of the series unnoticed. --checkpatch runs checkpatch.pl
+--strict on every patch; --build checks out each prefix of the series
+and builds it (see build_prefixes). Either fails the run on any finding.
+
+  can-patches.py [--out DIR] [--checkpatch] [--build] [--jobs N]
 """
 
 import argparse
+import fcntl
 import fnmatch
 import glob
-import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CACHE = os.environ.get('CAN_CACHE', '/var/cache/can-stack')
@@ -50,19 +58,29 @@ def git(repo, *args, **kw):
                           text=True, capture_output=True, **kw).stdout
 
 
+# Tracked files that stay out of the kernel tree: the out-of-tree build,
+# CI, README, the scripts; MAINTAINERS and CREDITS enter by maintainers().
+OUT_OF_TREE = ['.ci/', '.gitignore', 'README.md', 'Makefile', 'Kbuild',
+               'Kconfig', 'MAINTAINERS', 'CREDITS', 'scripts/']
+
+
+def under(path, prefixes):
+    return any(path == p or path.startswith(p.rstrip('/') + '/') for p in prefixes)
+
+
 def our_files():
-    files = []
-    for p in KERNEL_PATHS:
-        full = os.path.join(TOP, p)
-        if os.path.isfile(full):
-            files.append(p)
-            continue
-        for d, _, fs in os.walk(full):
-            for f in fs:
-                rel = os.path.relpath(os.path.join(d, f), TOP)
-                if subprocess.run(['git', '-C', TOP, 'ls-files', '--error-unmatch', rel],
-                                  capture_output=True).returncode == 0:
-                    files.append(rel)
+    """The tracked files the series carries; any tracked file that is
+    neither one of them nor known to stay out of the tree is an error."""
+    tracked = git(TOP, 'ls-files', '-z').split('\0')
+    files, stray = [], []
+    for f in filter(None, tracked):
+        if under(f, KERNEL_PATHS):
+            files.append(f)
+        elif not under(f, OUT_OF_TREE):
+            stray.append(f)
+    if stray:
+        sys.exit('can-patches: tracked files outside the series: ' + ' '.join(stray) +
+                 '\n(add their directory to KERNEL_PATHS or OUT_OF_TREE)')
     return sorted(files)
 
 
@@ -233,17 +251,297 @@ def build_series(repo, steps, owner, files):
         subprocess.run(['git', '-C', repo, 'commit', '-q', '-s', '-F', msg], check=True)
 
 
+def kconfig_symbols(paths):
+    """Map each symbol defined in the Kconfig files PATHS to its type
+    ('tristate' or 'bool') if the user can set it, to None if only a
+    select or default can."""
+    syms = {}
+    for path in paths:
+        name = None
+        for line in open(path):
+            m = re.match(r'\s*(?:menu)?config\s+(\w+)', line)
+            if m:
+                name = m.group(1)
+                syms[name] = None
+                continue
+            t = re.match(r'\s*(tristate|bool)\s+"', line)
+            p = re.match(r'\s*prompt\s+"', line)
+            if name and t:
+                syms[name] = t.group(1)
+            elif name and p and syms[name] is None:
+                syms[name] = 'bool'
+    return syms
+
+
+def check_symbols(steps, files):
+    """Each option our Kconfig files define enters with exactly one step."""
+    defined = kconfig_symbols(os.path.join(TOP, f) for f in files
+                              if os.path.basename(f) == 'Kconfig')
+    introduced = [sym for st in steps for sym in st['syms']]
+    errors = [f'{s} is introduced by no step' for s in sorted(defined)
+              if s not in introduced]
+    errors += [f'{s} is introduced twice' for s in sorted(set(introduced))
+               if introduced.count(s) > 1]
+    if errors:
+        sys.exit('can-patches: scripts/series/series: ' + '; '.join(errors))
+
+
+def check_final_tree(repo, files):
+    """The last commit must hold every file of ours as this tree has it:
+    a Kconfig block or Makefile line that never entered shows up here."""
+    differ = []
+    for f in files:
+        with open(os.path.join(TOP, f), 'rb') as ours:
+            want = ours.read()
+        r = subprocess.run(['git', '-C', repo, 'show', f'can-series:{f}'],
+                           capture_output=True)
+        if r.returncode or r.stdout != want:
+            differ.append(f)
+    if differ:
+        sys.exit('can-patches: the series ends with these files missing or '
+                 'different from ours: ' + ' '.join(differ))
+
+
+# --build: the options every prefix is configured with, on top of
+# allnoconfig, besides the CAN options that prefix defines. NETDEVICES
+# opens drivers/net/Kconfig, where the CAN drivers' menu sits; PCI and SPI
+# carry the controller drivers; NET_SCHED and the ematch carry
+# em_canid.c; KUNIT the KUnit tests; HEADERS_INSTALL and
+# UAPI_HEADER_TEST compile every exported header (ours included) as
+# user space sees it, with -std=c90.
+BUILD_CONFIG = {'64BIT': 'y', 'SMP': 'y', 'MODULES': 'y', 'MODULE_UNLOAD': 'y',
+                'NET': 'y', 'NET_NS': 'y', 'NETDEVICES': 'y', 'PROC_FS': 'y', 'SYSFS': 'y',
+                'PCI': 'y', 'SPI': 'y', 'KUNIT': 'y', 'NET_SCHED': 'y',
+                'NET_CLS_BASIC': 'm', 'NET_EMATCH': 'y', 'NET_EMATCH_CANID': 'm',
+                'HEADERS_INSTALL': 'y', 'UAPI_HEADER_TEST': 'y'}
+# Options that exist only once a prefix defines CONFIG_CAN.
+NEEDS_CAN = {'NET_EMATCH_CANID'}
+# Code outside our directories that includes CAN headers and builds on
+# x86, with the option that builds it (can.txt, 7: "The patch series").
+OUTSIDE_USERS = [('net/sched/em_canid.o', 'NET_EMATCH_CANID')]
+OUR_DIRS = ['net/can', 'drivers/net/can']
+HOOKED = {'net/can': ('net/Makefile', 'net/Kconfig'),
+          'drivers/net/can': ('drivers/net/Makefile', 'drivers/net/Kconfig')}
+# A kernel header that only code for other architectures includes gets
+# a compile test of the way that code uses it (arch/m68k/coldfire/device.c).
+HEADER_USES = {
+    'include/linux/can/platform/flexcan.h':
+        'static const struct flexcan_platform_data coldfire_like __used = {\n'
+        '\t.clk_src = 1,\n\t.clock_frequency = 120000000,\n};\n',
+}
+
+
+def run_logged(cmd, log):
+    """Run CMD niced, append its output to LOG; return status and output."""
+    r = subprocess.run(['nice', '-n', '10'] + cmd, text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    with open(log, 'a') as f:
+        f.write(f'$ {" ".join(cmd)}\n{r.stdout}')
+    return r.returncode, r.stdout
+
+
+def configure_prefix(repo, obj, log):
+    """allnoconfig plus BUILD_CONFIG plus every CAN option the checkout
+    defines (tristates as modules); fail if one of them did not take."""
+    kconfigs = [os.path.join(repo, d, 'Kconfig') for d in OUR_DIRS
+                if os.path.exists(os.path.join(repo, d, 'Kconfig'))]
+    for d in OUR_DIRS:
+        kconfigs += glob.glob(os.path.join(repo, d, '*', 'Kconfig'))
+    can_syms = kconfig_symbols(kconfigs)
+    want = {k: v for k, v in BUILD_CONFIG.items()
+            if k not in NEEDS_CAN or 'CAN' in can_syms}
+    want.update({s: 'm' if t == 'tristate' else 'y'
+                 for s, t in can_syms.items() if t})
+    frag = os.path.join(obj, 'can-prefix.config')
+    with open(frag, 'w') as f:
+        f.writelines(f'CONFIG_{k}={v}\n' for k, v in sorted(want.items()))
+    rc, out = run_logged(['make', '-C', repo, f'O={obj}', f'KCONFIG_ALLCONFIG={frag}',
+                          'allnoconfig'], log)
+    if rc or re.search(r'(warning|error):', out, re.I):
+        return [f'allnoconfig failed or warned:\n{out[-2000:]}'], want
+    config = open(os.path.join(obj, '.config')).read()
+    missing = [f'CONFIG_{k}={v}' for k, v in sorted(want.items())
+               if f'\nCONFIG_{k}={v}\n' not in '\n' + config]
+    if missing:
+        return ['options the configuration did not take (a missing dependency '
+                'in BUILD_CONFIG?): ' + ' '.join(missing)], want
+    return [], want
+
+
+def header_tests(repo, obj):
+    """An external-module directory with one file per kernel header of
+    ours under include/linux/can: each must compile on its own, and
+    HEADER_USES add the way outside code uses it. Returns the dir and
+    the objects to build."""
+    d = os.path.join(os.path.dirname(obj), 'patches-hdrtest')
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    objs = []
+    for h in sorted(glob.glob(os.path.join(repo, 'include/linux/can/**/*.h'),
+                          recursive=True)):
+        rel = os.path.relpath(h, repo)
+        name = 'hdr-' + re.sub(r'[^\w]', '_', rel[len('include/linux/can/'):-2])
+        inc = rel[len('include/'):]
+        body = f'// SPDX-License-Identifier: GPL-2.0\n#include <{inc}>\n#include <{inc}>\n'
+        body += HEADER_USES.get(rel, '')
+        open(os.path.join(d, name + '.c'), 'w').write(body)
+        objs.append(name + '.o')
+    open(os.path.join(d, 'Kbuild'), 'w').write(
+        ''.join(f'obj-m += {o}\n' for o in objs))
+    return d, objs
+
+
+def built_sources(obj, d):
+    """The .c files Kbuild compiled into the modules and built-in.a of
+    our directory D, read from its .mod files and archive."""
+    srcs = set()
+    for order in glob.glob(os.path.join(obj, d, '**', 'modules.order'), recursive=True):
+        for ko in open(order).read().split():
+            mod = os.path.join(obj, ko[:-3] + '.mod')
+            srcs.update(o[:-2] + '.c' for o in open(mod).read().split())
+    for ar in glob.glob(os.path.join(obj, d, '**', 'built-in.a'), recursive=True):
+        r = subprocess.run(['ar', 't', ar], capture_output=True, text=True)
+        srcs.update(o[:-2] + '.c' for o in r.stdout.split() if o.endswith('.o'))
+    return srcs
+
+
+def check_hooks(repo, d):
+    """The parent Makefile and Kconfig must descend into D."""
+    mk, kc = (open(os.path.join(repo, p)).read() for p in HOOKED[d])
+    leaf = os.path.basename(d)
+    errors = []
+    if not re.search(r'obj-\$\(CONFIG_CAN\)\s*\+=\s*' + leaf + r'/', mk):
+        errors.append(f'{HOOKED[d][0]} does not descend into {leaf}/')
+    if f'source "{d}/Kconfig"' not in kc:
+        errors.append(f'{HOOKED[d][1]} does not source {d}/Kconfig')
+    return errors
+
+
+def build_prefix(repo, obj, log, jobs):
+    """Configure and build one checked-out prefix; return its findings."""
+    errors, want = configure_prefix(repo, obj, log)
+    if errors:
+        return errors
+    dirs = [d for d in OUR_DIRS if os.path.isdir(os.path.join(repo, d))]
+    for d in dirs:
+        errors += check_hooks(repo, d)
+    targets = [d + '/' for d in dirs] + ['usr/']
+    targets += [o for o, sym in OUTSIDE_USERS if sym in want]
+    make = ['make', '-C', repo, f'O={obj}', f'-j{jobs}', 'W=1', 'C=1']
+    rc, out = run_logged(make + targets, log)
+    hdr_dir, hdr_objs = header_tests(repo, obj)
+    rc2, out2 = run_logged(make + [f'M={hdr_dir}'] + hdr_objs, log) if hdr_objs else (0, '')
+    findings = [ln for ln in (out + out2).splitlines()
+                if re.search(r'(warning|error):|\*\*\*', ln, re.I)]
+    if rc or rc2 or findings:
+        errors.append('build failed or warned:\n' + '\n'.join(findings[:40] or
+                                                               (out + out2)[-3000:].splitlines()))
+    for d in dirs:
+        sources = {os.path.relpath(c, repo) for c in
+                   glob.glob(os.path.join(repo, d, '**', '*.c'), recursive=True)}
+        unbuilt = sorted(sources - built_sources(obj, d))
+        if unbuilt:
+            errors.append('sources no module or built-in.a holds: ' + ' '.join(unbuilt))
+    return errors
+
+
+def check_outside_refs(repo):
+    """Code outside our directories may name CAN options (a Kconfig
+    dependency, a Makefile hook, IS_ENABLED in a header); each one it
+    names must exist at the end of the series (whose Kconfig files are
+    ours, as check_final_tree made sure). Defconfigs do not count. Returns the references found and the errors."""
+    ours = kconfig_symbols(k for d in OUR_DIRS for k in
+                           glob.glob(os.path.join(TOP, d, '**', 'Kconfig'), recursive=True))
+    outside = [':(exclude)' + p for p in KERNEL_PATHS]
+    outside.append(':(exclude,glob)arch/*/configs/**')
+    code = subprocess.run(['git', '-C', repo, 'grep', '-n', '-w', '-E',
+                           'CONFIG_CAN(_[A-Z0-9_]+)?', 'can-series', '--', '.'] + outside,
+                          capture_output=True, text=True).stdout
+    kconf = subprocess.run(['git', '-C', repo, 'grep', '-n', '-E',
+                            r'^\s*(depends on|select|imply|default|if|visible if)\b'
+                            r'.*\bCAN(_[A-Z0-9_]+)?\b', 'can-series', '--', '*Kconfig*'] + outside,
+                           capture_output=True, text=True).stdout
+    refs, errors = [], []
+    for line in (code + kconf).splitlines():
+        where = line.split(':', 3)
+        for sym in set(re.findall(r'(?:\bCONFIG_|\b)(CAN(?:_[A-Z0-9_]+)?)\b', where[3])):
+            refs.append(f'{where[1]}:{where[2]}: {sym}')
+            if sym not in ours:
+                errors.append(f'{where[1]}:{where[2]} names {sym}, which the series lacks')
+    return refs, errors
+
+
+def build_prefixes(repo, jobs):
+    """Check out each prefix of the series in the cached tree and build
+    our directories, the outside users of CAN headers, the exported
+    headers and the kernel header tests in one object directory (reused,
+    so each prefix rebuilds only what changed). Returns the number of
+    failing prefixes."""
+    obj = os.path.join(CACHE, 'patches-obj')
+    os.makedirs(obj, exist_ok=True)
+    log = os.path.join(CACHE, 'patches-build.log')
+    open(log, 'w').close()
+    commits = git(repo, 'rev-list', '--reverse', 'can-base..can-series').split()
+    bad, total = 0, time.time()
+    refs, errors = check_outside_refs(repo)
+    print('can-patches: CAN options named outside our directories: ' + '; '.join(refs))
+    for e in errors:
+        print('    ' + e)
+    bad += bool(errors)
+    try:
+        for n, sha in enumerate(commits, 1):
+            subject = git(repo, 'log', '-1', '--format=%s', sha).strip()
+            git(repo, 'checkout', '-q', '--detach', sha)
+            start = time.time()
+            errors = build_prefix(repo, obj, log, jobs)
+            status = 'FAIL' if errors else 'ok'
+            print(f'can-patches: build {n:2}/{len(commits)} {status:4} '
+                  f'{time.time() - start:4.0f}s  {subject}', flush=True)
+            for e in errors:
+                print('    ' + e.replace('\n', '\n    '))
+            bad += bool(errors)
+    finally:
+        git(repo, 'checkout', '-q', 'can-series')
+    print(f'can-patches: built {len(commits)} prefixes in {time.time() - total:.0f}s, '
+          f'{bad} failed (log: {log})')
+    return bad
+
+
+def checkpatch(patches):
+    """checkpatch.pl --strict on each patch; returns how many have findings
+    (any error, warning or check makes checkpatch exit non-zero)."""
+    cp = '/usr/src/linux-source-6.1/scripts/checkpatch.pl'
+    bad = 0
+    for p in patches:
+        r = subprocess.run(['perl', cp, '--strict', '--no-tree', '-q', p],
+                           capture_output=True, text=True)
+        if r.returncode:
+            bad += 1
+            print(r.stdout[-3000:])
+    print(f'can-patches: checkpatch --strict: {bad} patches with findings')
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--out', default=os.path.join(TOP, 'build', 'patches'))
     ap.add_argument('--checkpatch', action='store_true')
+    ap.add_argument('--build', action='store_true',
+                    help='build every prefix of the series')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count())
     args = ap.parse_args()
 
+    # One run at a time: they share the cached tree and object directory.
+    os.makedirs(CACHE, exist_ok=True)
+    lock = open(os.path.join(CACHE, 'patches.lock'), 'w')
+    fcntl.flock(lock, fcntl.LOCK_EX)
     steps = read_series()
     files = our_files()
     owner = assign(files, steps)
+    check_symbols(steps, files)
     repo = base_repo()
     build_series(repo, steps, owner, files)
+    check_final_tree(repo, files)
     shutil.rmtree(args.out, ignore_errors=True)
     git(repo, 'format-patch', '-q', '--cover-letter', '--subject-prefix=PATCH net-next',
         '-o', args.out, 'can-base..can-series')
@@ -255,19 +553,12 @@ def main():
     open(cover, 'w').write(text)
     patches = sorted(glob.glob(os.path.join(args.out, '*.patch')))
     print(f'can-patches: {len(patches) - 1} patches in {args.out}; tree: {repo} (branch can-series)')
+    failed = 0
     if args.checkpatch:
-        cp = '/usr/src/linux-source-6.1/scripts/checkpatch.pl'
-        bad = 0
-        for p in patches[1:]:
-            r = subprocess.run(['perl', cp, '--strict', '--no-tree', '-q', p],
-                               capture_output=True, text=True)
-            if r.returncode:
-                bad += 1
-                print(r.stdout[-3000:])
-        print(f'can-patches: checkpatch --strict: {bad} patches with findings')
-        return 1 if bad else 0
-    return 0
-
+        failed += checkpatch(patches[1:])
+    if args.build:
+        failed += build_prefixes(repo, args.jobs)
+    return 1 if failed else 0
 
 if __name__ == '__main__':
     sys.exit(main())

@@ -38,7 +38,8 @@ KBUILD_ARGS := -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG
 
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
-.PHONY: all modules clean deps need-deps selftests check check-debug demo vm bench patches \
+.PHONY: all modules clean deps need-deps selftests check check-debug check-debug-locked demo vm \
+	bench patches \
 	patches-check
 
 all: modules
@@ -86,7 +87,15 @@ vm: modules
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --interactive
 
 # The debug kernel is cached under /var/cache/can-stack; see the script.
+# Trees share that cache, and a guest reads its modules from it while it
+# runs, so one check-debug at a time holds its lock from build to exit.
+CAN_CACHE ?= /var/cache/can-stack
+
 check-debug: selftests
+	@mkdir -p $(CAN_CACHE)
+	flock $(CAN_CACHE)/debug.lock $(MAKE) --no-print-directory check-debug-locked
+
+check-debug-locked:
 	@eval "$$($(SRC)/scripts/can-debug-kernel.sh)" && \
 	VMTEST_MEM=2048 $(SELFTESTS)/vmtest.sh --kernel "$$KIMG" --modroot "$$MODROOT" \
 		--kver "$$KVER" --timeout 3000 --qemu-args "$(CAN_CARDS)" \

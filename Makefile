@@ -50,6 +50,7 @@ modules: need-deps
 clean:
 	-$(MAKE) $(KBUILD_ARGS) clean
 	-$(MAKE) -C $(KDIR) M=$(FAKE_CHIP) clean
+	-$(MAKE) -C $(KDIR) M=$(MODEL_CHIP) clean
 	$(MAKE) -C $(SELFTESTS) clean
 	rm -rf $(BUILD)
 
@@ -62,11 +63,14 @@ need-deps:
 # sja1000_fake.ko is a test module (an SJA1000 made of a register array)
 # that sja1000_errors.sh loads from the tree; it is not installed.
 FAKE_CHIP := $(SRC)/$(SELFTESTS)/sja1000_fake
+# mcp2515_model.ko: MCP2515 chips on a software SPI controller (mcp251x.sh).
+MODEL_CHIP := $(SRC)/$(SELFTESTS)/mcp2515_model
 
 selftests: modules
 	$(MAKE) -C $(SELFTESTS) KSFT_SRC=$$($(SRC)/scripts/can-deps.sh ksft)
 	$(MAKE) -C $(KDIR) M=$(FAKE_CHIP) NOSTDINC_FLAGS="$(CAN_INCLUDES)" \
 		KBUILD_EXTRA_SYMBOLS=$(SRC)/Module.symvers W=1 modules
+	$(MAKE) -C $(KDIR) M=$(MODEL_CHIP) W=1 modules
 
 # Two SJA1000 cards (QEMU's Kvaser PCIcan model) on one emulated CAN bus,
 # and a dual-channel PCM-3680 on another, for the device layer and

@@ -1,0 +1,308 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The MCP251x driver on two modelled MCP2515 chips (mcp2515_model.ko: a
+# software SPI controller with two chips on one model bus). Configures
+# both interfaces with ip, sends every kind of classic frame both ways,
+# checks echo, loopback, statistics and a burst that needs both receive
+# buffers, then removes the chips and the driver under traffic. The model
+# counts every access a real chip would refuse; the last test wants none.
+
+source "$(dirname "$0")/lib.sh"
+
+MOD=$CAN_TESTMODS/mcp2515_model/mcp2515_model.ko
+DBG=/sys/kernel/debug/mcp2515_model
+A=
+B=
+DMESG_MARK=
+
+mcp_interfaces() {
+	local d
+
+	for d in /sys/class/net/*; do
+		[ "$(readlink -f "$d/device/driver" 2>/dev/null)" = \
+		  /sys/bus/spi/drivers/mcp251x ] && basename "$d"
+	done
+}
+
+load_model() {
+	insmod "$MOD" || return 1
+	wait_until 10 test "$(mcp_interfaces | wc -w)" -eq 2 || return 1
+	read -r A B < <(mcp_interfaces | sort | tr '\n' ' ')
+	[ -n "$B" ]
+}
+
+setup() {
+	[ -e "$MOD" ] || { log "$MOD is missing (make selftests builds it)"; return 1; }
+	modprobe mcp251x || return 1
+	load_model
+}
+
+# bring_up DEV [ip can options]: configure while down, then up.
+bring_up() {
+	local dev=$1
+
+	shift
+	ip link set "$dev" down
+	ip link set "$dev" type can bitrate 500000 "$@" || return 1
+	ip link set "$dev" up
+}
+
+stat_of() {
+	cat "/sys/class/net/$1/statistics/$2"
+}
+
+# dump_start DEV COUNT [candump options]: candump -L until COUNT frames.
+dump_start() {
+	local dev=$1 count=$2
+
+	shift 2
+	timeout 20 candump -L -n "$count" "$@" "$dev" > "$CAN_TMP/dump" 2>&1 &
+	DUMP_PID=$!
+	wait_until 10 has_rx_entry "$dev" || { fail "candump did not bind"; return 1; }
+}
+
+dump_finish() {
+	wait "$DUMP_PID" || { fail "candump: $(cat "$CAN_TMP/dump")"; return 1; }
+}
+
+FRAMES="123#
+123#11
+7FF#1122334455667788
+000#R
+12345678#AABBCCDD
+1FFFFFFF#R
+00000001#0102030405060708
+456#R5"
+
+test_two_chips_are_can_devices() {
+	local d
+
+	for d in "$A" "$B"; do
+		ip -d link show "$d" | grep -q "link/can" || { fail "$d not link/can"; return 1; }
+		ip -d link show "$d" |
+			grep -q "mcp251x: tseg1 3..16 tseg2 2..8 sjw 1..4 brp 1..64" ||
+			{ fail "$d: $(ip -d link show "$d")"; return 1; }
+		ip -d link show "$d" | grep -q "clock 8000000" || { fail "$d: clock"; return 1; }
+	done
+}
+
+test_bitrates_are_programmed() {
+	local r
+
+	for r in 10000 125000 500000 1000000; do
+		ip link set "$A" type can bitrate $r || { fail "bitrate $r"; return 1; }
+		ip link set "$A" up || { fail "up at $r"; return 1; }
+		ip -d link show "$A" | grep -q "bitrate $r " || { fail "$r not shown"; return 1; }
+		ip link set "$A" down
+	done
+	ip link set "$A" type can bitrate 1000 2>/dev/null && { fail "1000 accepted"; return 1; }
+	ip link set "$A" type can one-shot on 2>/dev/null && { fail "one-shot accepted"; return 1; }
+	return 0
+}
+
+# send_and_check FROM TO: every frame of $FRAMES crosses the bus.
+send_and_check() {
+	local from=$1 to=$2 f got
+
+	dump_start "$to" 8 || return 1
+	for f in $FRAMES; do
+		cansend "$from" "$f" || { fail "cansend $f"; return 1; }
+	done
+	dump_finish || return 1
+	got=$(awk '{ print $3 }' "$CAN_TMP/dump")
+	[ "$got" = "$FRAMES" ] || { fail "sent: $FRAMES got: $got"; return 1; }
+}
+
+test_frames_cross_from_first_to_second() {
+	bring_up "$A" && bring_up "$B" || return 1
+	send_and_check "$A" "$B"
+}
+
+test_frames_cross_from_second_to_first() {
+	send_and_check "$B" "$A"
+}
+
+test_sender_sees_own_frame_as_tx() {
+	dump_start "$A" 1 -x || return 1
+	cansend "$A" 321#CAFE || return 1
+	dump_finish || return 1
+	grep -q "321#CAFE T" "$CAN_TMP/dump" || { fail "$(cat "$CAN_TMP/dump")"; return 1; }
+}
+
+# can-utils 2020.11 knows no DLC above 8, so raw sockets send DLC 12.
+test_len8_dlc_is_kept() {
+	bring_up "$A" cc-len8-dlc on && bring_up "$B" cc-len8-dlc on || return 1
+	python3 - "$A" "$B" <<'PY' || { fail "DLC 12 did not arrive as such"; return 1; }
+import socket, struct, sys
+FMT = "=IBBBB8s"
+tx, rx = (socket.socket(socket.AF_CAN, socket.SOCK_RAW, socket.CAN_RAW)
+          for _ in range(2))
+tx.bind((sys.argv[1],))
+rx.bind((sys.argv[2],))
+rx.settimeout(5)
+tx.send(struct.pack(FMT, 0x123, 8, 0, 0, 12, bytes(range(8))))
+can_id, length, _, _, dlc, data = struct.unpack(FMT, rx.recv(16))
+print("# got", hex(can_id), length, dlc, data.hex())
+sys.exit(0 if (can_id, length, dlc, data) == (0x123, 8, 12, bytes(range(8))) else 1)
+PY
+	bring_up "$A" && bring_up "$B"
+}
+
+test_loopback_mode_receives_own_frames() {
+	local rx0
+
+	bring_up "$A" loopback on || return 1
+	rx0=$(stat_of "$B" rx_packets)
+	dump_start "$A" 2 || return 1
+	cansend "$A" 0AB#0102 || return 1
+	dump_finish || return 1
+	[ "$(awk '{ print $3 }' "$CAN_TMP/dump" | sort -u)" = "0AB#0102" ] ||
+		{ fail "$(cat "$CAN_TMP/dump")"; return 1; }
+	[ "$(stat_of "$B" rx_packets)" -eq "$rx0" ] || { fail "left the chip"; return 1; }
+	bring_up "$A" loopback off
+}
+
+test_statistics_count_frames_and_bytes() {
+	local tx0 rx0 txb0
+
+	tx0=$(stat_of "$A" tx_packets)
+	txb0=$(stat_of "$A" tx_bytes)
+	rx0=$(stat_of "$B" rx_packets)
+	dump_start "$B" 2 || return 1
+	cansend "$A" 001#0102030405 && cansend "$A" 002#R8 || return 1
+	dump_finish || return 1
+	[ $(($(stat_of "$A" tx_packets) - tx0)) -eq 2 ] || { fail "tx_packets"; return 1; }
+	[ $(($(stat_of "$A" tx_bytes) - txb0)) -eq 5 ] ||
+		{ fail "tx_bytes (RTR counts 0)"; return 1; }
+	[ $(($(stat_of "$B" rx_packets) - rx0)) -eq 2 ] || { fail "rx_packets"; return 1; }
+}
+
+# Frames come as fast as the sender can queue them, so the receiver's
+# chip may fill both buffers: what it delivers must keep the order, and
+# whatever it could not store must be counted as an overrun.
+test_burst_is_ordered_and_losses_counted() {
+	local tx0 rx0 ovr0 tx rx ovr prev=-1 id pid
+
+	tx0=$(stat_of "$A" tx_packets)
+	rx0=$(stat_of "$B" rx_packets)
+	ovr0=$(stat_of "$B" rx_over_errors)
+	timeout 60 candump -L "$B" > "$CAN_TMP/dump" 2>&1 &
+	pid=$!
+	wait_until 10 has_rx_entry "$B" || { fail "candump did not bind"; return 1; }
+	cangen -g 0 -i -I i -L 8 -D i -n 300 "$A" || { fail "cangen"; return 1; }
+	burst_settled() {
+		tx=$(($(stat_of "$A" tx_packets) - tx0))
+		rx=$(($(stat_of "$B" rx_packets) - rx0))
+		ovr=$(($(stat_of "$B" rx_over_errors) - ovr0))
+		[ $((rx + ovr)) -ge "$tx" ]
+	}
+	wait_until 10 burst_settled || { fail "sent $tx, got $rx, overruns $ovr"; return 1; }
+	sleep 0.5
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	log "sent $tx, received $rx, overruns $ovr"
+	[ "$tx" -ge 100 ] || { fail "only $tx frames sent"; return 1; }
+	[ "$(wc -l < "$CAN_TMP/dump")" -eq "$rx" ] || { fail "candump missed frames"; return 1; }
+	while read -r _ _ frame; do
+		id=$((16#${frame%%#*}))
+		[ "$id" -gt "$prev" ] || { fail "id $id after $prev"; return 1; }
+		prev=$id
+	done < "$CAN_TMP/dump"
+}
+
+test_listen_only_drops_frames_to_send() {
+	local drop0
+
+	bring_up "$A" listen-only on || return 1
+	drop0=$(stat_of "$A" tx_dropped)
+	cansend "$A" 123#01 || { fail "cansend"; return 1; }
+	wait_until 5 test "$(stat_of "$A" tx_dropped)" -eq $((drop0 + 1)) ||
+		{ fail "tx_dropped not counted"; return 1; }
+	bring_up "$A" listen-only off
+}
+
+test_down_and_up_under_traffic() {
+	local i pid
+
+	timeout 30 cangen -g 1 "$B" > /dev/null 2>&1 &
+	pid=$!
+	for i in 1 2 3 4 5; do
+		ip link set "$A" down && ip link set "$A" up || { fail "cycle $i"; return 1; }
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	send_and_check "$A" "$B"
+}
+
+test_model_saw_no_violation() {
+	local f v
+
+	for f in "$DBG"/chip*/violations; do
+		[ -e "$f" ] || { fail "no $f"; return 1; }
+		v=$(cat "$f")
+		[ "$v" = 0 ] || { fail "$f: $v"; return 1; }
+	done
+}
+
+test_model_unloads_under_traffic() {
+	local pids=()
+
+	timeout 30 candump "$A" > /dev/null 2>&1 &
+	pids+=($!)
+	timeout 30 cangen -g 0 "$A" > /dev/null 2>&1 &
+	pids+=($!)
+	timeout 30 cangen -g 0 "$B" > /dev/null 2>&1 &
+	pids+=($!)
+	wait_until 10 has_rx_entry "$A" || { fail "candump did not bind"; return 1; }
+	sleep 1
+	rmmod mcp2515_model || { fail "model busy"; return 1; }
+	[ -z "$(mcp_interfaces)" ] || { fail "interfaces left"; return 1; }
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	load_model
+}
+
+test_driver_unloads_with_interfaces_up() {
+	local pid
+
+	bring_up "$A" && bring_up "$B" || return 1
+	timeout 30 cangen -g 0 "$B" > /dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	modprobe -r mcp251x || { fail "mcp251x busy"; return 1; }
+	[ -z "$(mcp_interfaces)" ] || { fail "interfaces left"; return 1; }
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	modprobe mcp251x || return 1
+	wait_until 10 test "$(mcp_interfaces | wc -w)" -eq 2 || { fail "no rebind"; return 1; }
+	rmmod mcp2515_model
+}
+
+test_kernel_log_is_clean() {
+	if dmesg | sed -n "$DMESG_MARK,\$p" |
+	   grep -E "BUG|WARNING|Oops|refcount|leak|violation"; then
+		fail "kernel complained"
+		return 1
+	fi
+}
+
+ktap_header 16
+DMESG_MARK=$(($(dmesg | wc -l) + 1))
+run_test model_and_driver_load setup
+run_test two_chips_are_can_devices test_two_chips_are_can_devices
+run_test bitrates_are_programmed test_bitrates_are_programmed
+run_test frames_cross_from_first_to_second test_frames_cross_from_first_to_second
+run_test frames_cross_from_second_to_first test_frames_cross_from_second_to_first
+run_test sender_sees_own_frame_as_tx test_sender_sees_own_frame_as_tx
+run_test len8_dlc_is_kept test_len8_dlc_is_kept
+run_test loopback_mode_receives_own_frames test_loopback_mode_receives_own_frames
+run_test statistics_count_frames_and_bytes test_statistics_count_frames_and_bytes
+run_test burst_is_ordered_and_losses_counted test_burst_is_ordered_and_losses_counted
+run_test listen_only_drops_frames_to_send test_listen_only_drops_frames_to_send
+run_test down_and_up_under_traffic test_down_and_up_under_traffic
+run_test model_saw_no_violation test_model_saw_no_violation
+run_test model_unloads_under_traffic test_model_unloads_under_traffic
+run_test driver_unloads_with_interfaces_up test_driver_unloads_with_interfaces_up
+run_test kernel_log_is_clean test_kernel_log_is_clean
+ktap_finish

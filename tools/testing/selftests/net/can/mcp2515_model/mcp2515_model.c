@@ -11,7 +11,10 @@
  *   echo "TEC REC" > /sys/kernel/debug/mcp2515_model/chipN/errors
  *
  * sets the error counters with the EFLG bits they imply (TEC 256 is
- * bus-off), raising the error interrupt.
+ * bus-off), raising the error interrupt; "echo N > chipN/inject" lets N
+ * frames (SFF ids 0x100 on) arrive from the bus at once, more than the
+ * two receive buffers hold; "echo 02 2a 00 > chipN/spi" runs one SPI
+ * transaction as given and reading the file shows the chip's reply.
  */
 
 #include <linux/debugfs.h>
@@ -73,6 +76,9 @@ struct model_chip {
 	unsigned int virq;
 	unsigned int violations;
 	struct spi_device *spi;
+	/* The reply to the last transaction written to debugfs "spi". */
+	u8 reply[32];
+	int reply_len;
 	/* What the driver reads with device_property_read_u32(). */
 	struct property_entry props[2];
 	struct software_node node;
@@ -464,6 +470,18 @@ out:
 	return 0;
 }
 
+/* Parse a debugfs write into a NUL-terminated string. */
+static int user_string(char *buf, size_t size, const char __user *ubuf,
+		       size_t len)
+{
+	if (len >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	return 0;
+}
+
 static int errors_show(struct seq_file *s, void *unused)
 {
 	struct model_chip *c = s->private;
@@ -496,12 +514,11 @@ static ssize_t errors_write(struct file *file, const char __user *ubuf,
 	struct model_chip *c = file_inode(file)->i_private;
 	unsigned int tec, rec;
 	char buf[32];
+	int err;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = 0;
+	err = user_string(buf, sizeof(buf), ubuf, len);
+	if (err)
+		return err;
 	if (sscanf(buf, "%u %u", &tec, &rec) != 2 || tec > 256 || rec > 255)
 		return -EINVAL;
 
@@ -530,6 +547,91 @@ static const struct file_operations errors_fops = {
 	.release = single_release,
 };
 
+static ssize_t inject_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	struct model_chip *c = file_inode(file)->i_private;
+	unsigned int n, i, id;
+	u8 f[FRAME_LEN] = { 0 };
+	char buf[16];
+	int err;
+
+	err = user_string(buf, sizeof(buf), ubuf, len);
+	if (err)
+		return err;
+	if (kstrtouint(buf, 0, &n) || n > 64)
+		return -EINVAL;
+
+	mutex_lock(&c->model->lock);
+	for (i = 0; i < n; i++) {
+		id = 0x100 + i;
+		f[0] = id >> 3;
+		f[1] = (id & 7) << 5;
+		f[4] = 1;
+		f[5] = i;
+		deliver(c, f);
+	}
+	update_lines(c->model);
+	mutex_unlock(&c->model->lock);
+	return len;
+}
+
+static const struct file_operations inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = inject_write,
+};
+
+static int raw_spi_show(struct seq_file *s, void *unused)
+{
+	struct model_chip *c = s->private;
+
+	seq_printf(s, "%*ph\n", c->reply_len, c->reply);
+	return 0;
+}
+
+static ssize_t raw_spi_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	struct model_chip *c = file_inode(file)->i_private;
+	u8 tx[32] = { 0 }, rx[32] = { 0 };
+	char buf[128], *p, *tok;
+	int n = 0, err;
+
+	err = user_string(buf, sizeof(buf), ubuf, len);
+	if (err)
+		return err;
+	p = strim(buf);
+	while ((tok = strsep(&p, " ")) && n < (int)sizeof(tx)) {
+		if (*tok && kstrtou8(tok, 16, &tx[n++]))
+			return -EINVAL;
+	}
+	if (!n)
+		return -EINVAL;
+
+	mutex_lock(&c->model->lock);
+	execute(c, tx, rx, n);
+	update_lines(c->model);
+	memcpy(c->reply, rx, n);
+	c->reply_len = n;
+	mutex_unlock(&c->model->lock);
+	return len;
+}
+
+static int raw_spi_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, raw_spi_show, inode->i_private);
+}
+
+static const struct file_operations raw_spi_fops = {
+	.owner = THIS_MODULE,
+	.open = raw_spi_open,
+	.read = seq_read,
+	.write = raw_spi_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static void model_debugfs(struct model *m)
 {
 	char name[8];
@@ -541,8 +643,10 @@ static void model_debugfs(struct model *m)
 
 		snprintf(name, sizeof(name), "chip%d", i);
 		d = debugfs_create_dir(name, m->dbg);
-		debugfs_create_u32("violations", 0444, d, &m->chip[i].violations);
+		debugfs_create_u32("violations", 0644, d, &m->chip[i].violations);
 		debugfs_create_file("errors", 0644, d, &m->chip[i], &errors_fops);
+		debugfs_create_file("inject", 0200, d, &m->chip[i], &inject_fops);
+		debugfs_create_file("spi", 0644, d, &m->chip[i], &raw_spi_fops);
 	}
 }
 

@@ -115,6 +115,85 @@ has_rx_entry() {
 	grep -qsE "^ +$1 " /proc/net/can/rcvlist_*
 }
 
+# Helpers for CAN controller devices (SJA1000 cards, modelled MCP2515s).
+
+# can_ifaces_of DRIVER-DIR: the interfaces whose device that driver binds,
+# e.g. /sys/bus/pci/drivers/kvaser_pci.
+can_ifaces_of() {
+	local d
+
+	for d in /sys/class/net/*; do
+		[ "$(readlink -f "$d/device/driver" 2>/dev/null)" = "$1" ] &&
+			basename "$d"
+	done
+}
+
+# can_bring_up DEV [ip can options]: configure at 500 kbit/s while down,
+# then up.
+can_bring_up() {
+	local dev=$1
+
+	shift
+	ip link set "$dev" down
+	ip link set "$dev" type can bitrate 500000 "$@" || return 1
+	ip link set "$dev" up
+}
+
+# can_stat DEV COUNTER: one of the interface's statistics.
+can_stat() {
+	cat "/sys/class/net/$1/statistics/$2"
+}
+
+# can_xstat DEV N: the Nth CAN device statistic of "ip -d -s link"
+# (re-started bus-errors arbit-lost error-warn error-pass bus-off).
+can_xstat() {
+	ip -d -s link show "$1" | awk '/re-started/ { getline; print; exit }' |
+		awk -v n="$2" '{ print $n }'
+}
+
+# can_state_is DEV STATE: the state ip shows, e.g. ERROR-PASSIVE.
+can_state_is() {
+	ip -d link show "$1" | grep -q "state $2 "
+}
+
+# can_dump_start DEV COUNT [candump options]: candump -L into
+# $CAN_TMP/dump until COUNT frames came; can_dump_finish waits for it.
+can_dump_start() {
+	local dev=$1 count=$2
+
+	shift 2
+	timeout 20 candump -L -n "$count" "$@" "$dev" > "$CAN_TMP/dump" 2>&1 &
+	CAN_DUMP_PID=$!
+	wait_until 10 has_rx_entry "$dev" || { fail "candump did not bind"; return 1; }
+}
+
+can_dump_finish() {
+	wait "$CAN_DUMP_PID" || { fail "candump: $(cat "$CAN_TMP/dump")"; return 1; }
+}
+
+# Every kind of classic frame, as cansend takes and candump -L prints it.
+CAN_FRAMES="123#
+123#11
+7FF#1122334455667788
+000#R
+12345678#AABBCCDD
+1FFFFFFF#R
+00000001#0102030405060708
+456#R5"
+
+# can_send_and_check FROM TO: every frame of $CAN_FRAMES crosses the bus.
+can_send_and_check() {
+	local from=$1 to=$2 f got
+
+	can_dump_start "$to" 8 || return 1
+	for f in $CAN_FRAMES; do
+		cansend "$from" "$f" || { fail "cansend $f"; return 1; }
+	done
+	can_dump_finish || return 1
+	got=$(awk '{ print $3 }' "$CAN_TMP/dump")
+	[ "$got" = "$CAN_FRAMES" ] || { fail "sent: $CAN_FRAMES got: $got"; return 1; }
+}
+
 lib_cleanup() {
 	local l
 

@@ -10,25 +10,17 @@
 
 source "$(dirname "$0")/lib.sh"
 
+DRIVER=/sys/bus/spi/drivers/mcp251x
 MOD=$CAN_TESTMODS/mcp2515_model/mcp2515_model.ko
 DBG=/sys/kernel/debug/mcp2515_model
 A=
 B=
 DMESG_MARK=
 
-mcp_interfaces() {
-	local d
-
-	for d in /sys/class/net/*; do
-		[ "$(readlink -f "$d/device/driver" 2>/dev/null)" = \
-		  /sys/bus/spi/drivers/mcp251x ] && basename "$d"
-	done
-}
-
 load_model() {
 	insmod "$MOD" || return 1
-	wait_until 10 test "$(mcp_interfaces | wc -w)" -eq 2 || return 1
-	read -r A B < <(mcp_interfaces | sort | tr '\n' ' ')
+	wait_until 10 test "$(can_ifaces_of "$DRIVER" | wc -w)" -eq 2 || return 1
+	read -r A B < <(can_ifaces_of "$DRIVER" | sort | tr '\n' ' ')
 	[ -n "$B" ]
 }
 
@@ -37,43 +29,6 @@ setup() {
 	modprobe mcp251x || return 1
 	load_model
 }
-
-# bring_up DEV [ip can options]: configure while down, then up.
-bring_up() {
-	local dev=$1
-
-	shift
-	ip link set "$dev" down
-	ip link set "$dev" type can bitrate 500000 "$@" || return 1
-	ip link set "$dev" up
-}
-
-stat_of() {
-	cat "/sys/class/net/$1/statistics/$2"
-}
-
-# dump_start DEV COUNT [candump options]: candump -L until COUNT frames.
-dump_start() {
-	local dev=$1 count=$2
-
-	shift 2
-	timeout 20 candump -L -n "$count" "$@" "$dev" > "$CAN_TMP/dump" 2>&1 &
-	DUMP_PID=$!
-	wait_until 10 has_rx_entry "$dev" || { fail "candump did not bind"; return 1; }
-}
-
-dump_finish() {
-	wait "$DUMP_PID" || { fail "candump: $(cat "$CAN_TMP/dump")"; return 1; }
-}
-
-FRAMES="123#
-123#11
-7FF#1122334455667788
-000#R
-12345678#AABBCCDD
-1FFFFFFF#R
-00000001#0102030405060708
-456#R5"
 
 test_two_chips_are_can_devices() {
 	local d
@@ -101,38 +56,25 @@ test_bitrates_are_programmed() {
 	return 0
 }
 
-# send_and_check FROM TO: every frame of $FRAMES crosses the bus.
-send_and_check() {
-	local from=$1 to=$2 f got
-
-	dump_start "$to" 8 || return 1
-	for f in $FRAMES; do
-		cansend "$from" "$f" || { fail "cansend $f"; return 1; }
-	done
-	dump_finish || return 1
-	got=$(awk '{ print $3 }' "$CAN_TMP/dump")
-	[ "$got" = "$FRAMES" ] || { fail "sent: $FRAMES got: $got"; return 1; }
-}
-
 test_frames_cross_from_first_to_second() {
-	bring_up "$A" && bring_up "$B" || return 1
-	send_and_check "$A" "$B"
+	can_bring_up "$A" && can_bring_up "$B" || return 1
+	can_send_and_check "$A" "$B"
 }
 
 test_frames_cross_from_second_to_first() {
-	send_and_check "$B" "$A"
+	can_send_and_check "$B" "$A"
 }
 
 test_sender_sees_own_frame_as_tx() {
-	dump_start "$A" 1 -x || return 1
+	can_dump_start "$A" 1 -x || return 1
 	cansend "$A" 321#CAFE || return 1
-	dump_finish || return 1
+	can_dump_finish || return 1
 	grep -q "321#CAFE T" "$CAN_TMP/dump" || { fail "$(cat "$CAN_TMP/dump")"; return 1; }
 }
 
 # can-utils 2020.11 knows no DLC above 8, so raw sockets send DLC 12.
 test_len8_dlc_is_kept() {
-	bring_up "$A" cc-len8-dlc on && bring_up "$B" cc-len8-dlc on || return 1
+	can_bring_up "$A" cc-len8-dlc on && can_bring_up "$B" cc-len8-dlc on || return 1
 	python3 - "$A" "$B" <<'PY' || { fail "DLC 12 did not arrive as such"; return 1; }
 import socket, struct, sys
 FMT = "=IBBBB8s"
@@ -146,36 +88,36 @@ can_id, length, _, _, dlc, data = struct.unpack(FMT, rx.recv(16))
 print("# got", hex(can_id), length, dlc, data.hex())
 sys.exit(0 if (can_id, length, dlc, data) == (0x123, 8, 12, bytes(range(8))) else 1)
 PY
-	bring_up "$A" && bring_up "$B"
+	can_bring_up "$A" && can_bring_up "$B"
 }
 
 test_loopback_mode_receives_own_frames() {
 	local rx0
 
-	bring_up "$A" loopback on || return 1
-	rx0=$(stat_of "$B" rx_packets)
-	dump_start "$A" 2 || return 1
+	can_bring_up "$A" loopback on || return 1
+	rx0=$(can_stat "$B" rx_packets)
+	can_dump_start "$A" 2 || return 1
 	cansend "$A" 0AB#0102 || return 1
-	dump_finish || return 1
+	can_dump_finish || return 1
 	[ "$(awk '{ print $3 }' "$CAN_TMP/dump" | sort -u)" = "0AB#0102" ] ||
 		{ fail "$(cat "$CAN_TMP/dump")"; return 1; }
-	[ "$(stat_of "$B" rx_packets)" -eq "$rx0" ] || { fail "left the chip"; return 1; }
-	bring_up "$A" loopback off
+	[ "$(can_stat "$B" rx_packets)" -eq "$rx0" ] || { fail "left the chip"; return 1; }
+	can_bring_up "$A" loopback off
 }
 
 test_statistics_count_frames_and_bytes() {
 	local tx0 rx0 txb0
 
-	tx0=$(stat_of "$A" tx_packets)
-	txb0=$(stat_of "$A" tx_bytes)
-	rx0=$(stat_of "$B" rx_packets)
-	dump_start "$B" 2 || return 1
+	tx0=$(can_stat "$A" tx_packets)
+	txb0=$(can_stat "$A" tx_bytes)
+	rx0=$(can_stat "$B" rx_packets)
+	can_dump_start "$B" 2 || return 1
 	cansend "$A" 001#0102030405 && cansend "$A" 002#R8 || return 1
-	dump_finish || return 1
-	[ $(($(stat_of "$A" tx_packets) - tx0)) -eq 2 ] || { fail "tx_packets"; return 1; }
-	[ $(($(stat_of "$A" tx_bytes) - txb0)) -eq 5 ] ||
+	can_dump_finish || return 1
+	[ $(($(can_stat "$A" tx_packets) - tx0)) -eq 2 ] || { fail "tx_packets"; return 1; }
+	[ $(($(can_stat "$A" tx_bytes) - txb0)) -eq 5 ] ||
 		{ fail "tx_bytes (RTR counts 0)"; return 1; }
-	[ $(($(stat_of "$B" rx_packets) - rx0)) -eq 2 ] || { fail "rx_packets"; return 1; }
+	[ $(($(can_stat "$B" rx_packets) - rx0)) -eq 2 ] || { fail "rx_packets"; return 1; }
 }
 
 # Frames come as fast as the sender can queue them, so the receiver's
@@ -184,17 +126,17 @@ test_statistics_count_frames_and_bytes() {
 test_burst_is_ordered_and_losses_counted() {
 	local tx0 rx0 ovr0 tx rx ovr prev=-1 id pid
 
-	tx0=$(stat_of "$A" tx_packets)
-	rx0=$(stat_of "$B" rx_packets)
-	ovr0=$(stat_of "$B" rx_over_errors)
+	tx0=$(can_stat "$A" tx_packets)
+	rx0=$(can_stat "$B" rx_packets)
+	ovr0=$(can_stat "$B" rx_over_errors)
 	timeout 60 candump -L "$B" > "$CAN_TMP/dump" 2>&1 &
 	pid=$!
 	wait_until 10 has_rx_entry "$B" || { fail "candump did not bind"; return 1; }
 	cangen -g 0 -i -I i -L 8 -D i -n 300 "$A" || { fail "cangen"; return 1; }
 	burst_settled() {
-		tx=$(($(stat_of "$A" tx_packets) - tx0))
-		rx=$(($(stat_of "$B" rx_packets) - rx0))
-		ovr=$(($(stat_of "$B" rx_over_errors) - ovr0))
+		tx=$(($(can_stat "$A" tx_packets) - tx0))
+		rx=$(($(can_stat "$B" rx_packets) - rx0))
+		ovr=$(($(can_stat "$B" rx_over_errors) - ovr0))
 		[ $((rx + ovr)) -ge "$tx" ]
 	}
 	wait_until 10 burst_settled || { fail "sent $tx, got $rx, overruns $ovr"; return 1; }
@@ -214,12 +156,12 @@ test_burst_is_ordered_and_losses_counted() {
 test_listen_only_drops_frames_to_send() {
 	local drop0
 
-	bring_up "$A" listen-only on || return 1
-	drop0=$(stat_of "$A" tx_dropped)
+	can_bring_up "$A" listen-only on || return 1
+	drop0=$(can_stat "$A" tx_dropped)
 	cansend "$A" 123#01 || { fail "cansend"; return 1; }
-	wait_until 5 test "$(stat_of "$A" tx_dropped)" -eq $((drop0 + 1)) ||
+	wait_until 5 test "$(can_stat "$A" tx_dropped)" -eq $((drop0 + 1)) ||
 		{ fail "tx_dropped not counted"; return 1; }
-	bring_up "$A" listen-only off
+	can_bring_up "$A" listen-only off
 }
 
 test_down_and_up_under_traffic() {
@@ -232,7 +174,7 @@ test_down_and_up_under_traffic() {
 	done
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	send_and_check "$A" "$B"
+	can_send_and_check "$A" "$B"
 }
 
 test_model_saw_no_violation() {
@@ -257,7 +199,7 @@ test_model_unloads_under_traffic() {
 	wait_until 10 has_rx_entry "$A" || { fail "candump did not bind"; return 1; }
 	sleep 1
 	rmmod mcp2515_model || { fail "model busy"; return 1; }
-	[ -z "$(mcp_interfaces)" ] || { fail "interfaces left"; return 1; }
+	[ -z "$(can_ifaces_of "$DRIVER")" ] || { fail "interfaces left"; return 1; }
 	kill "${pids[@]}" 2>/dev/null
 	wait "${pids[@]}" 2>/dev/null
 	load_model
@@ -266,16 +208,17 @@ test_model_unloads_under_traffic() {
 test_driver_unloads_with_interfaces_up() {
 	local pid
 
-	bring_up "$A" && bring_up "$B" || return 1
+	can_bring_up "$A" && can_bring_up "$B" || return 1
 	timeout 30 cangen -g 0 "$B" > /dev/null 2>&1 &
 	pid=$!
 	sleep 1
 	modprobe -r mcp251x || { fail "mcp251x busy"; return 1; }
-	[ -z "$(mcp_interfaces)" ] || { fail "interfaces left"; return 1; }
+	[ -z "$(can_ifaces_of "$DRIVER")" ] || { fail "interfaces left"; return 1; }
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	modprobe mcp251x || return 1
-	wait_until 10 test "$(mcp_interfaces | wc -w)" -eq 2 || { fail "no rebind"; return 1; }
+	wait_until 10 test "$(can_ifaces_of "$DRIVER" | wc -w)" -eq 2 ||
+		{ fail "no rebind"; return 1; }
 	rmmod mcp2515_model
 }
 

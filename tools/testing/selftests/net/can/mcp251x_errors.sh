@@ -10,19 +10,11 @@
 
 source "$(dirname "$0")/lib.sh"
 
+DRIVER=/sys/bus/spi/drivers/mcp251x
 MOD=$CAN_TESTMODS/mcp2515_model/mcp2515_model.ko
 DBG=/sys/kernel/debug/mcp2515_model
 DEV=
 CHIP=
-
-mcp_interfaces() {
-	local d
-
-	for d in /sys/class/net/*; do
-		[ "$(readlink -f "$d/device/driver" 2>/dev/null)" = \
-		  /sys/bus/spi/drivers/mcp251x ] && basename "$d"
-	done
-}
 
 setup() {
 	local spi
@@ -30,22 +22,13 @@ setup() {
 	[ -e "$MOD" ] || { log "$MOD is missing (make selftests builds it)"; return 1; }
 	modprobe mcp251x || return 1
 	insmod "$MOD" chips=1 || return 1
-	wait_until 10 test -n "$(mcp_interfaces)" || return 1
-	DEV=$(mcp_interfaces)
+	wait_until 10 test -n "$(can_ifaces_of "$DRIVER")" || return 1
+	DEV=$(can_ifaces_of "$DRIVER")
 	# spiB.C: the chip select is the model's chip number.
 	spi=$(basename "$(readlink -f "/sys/class/net/$DEV/device")")
 	CHIP=$DBG/chip${spi##*.}
 	ip link set "$DEV" type can bitrate 500000 || return 1
 	ip link set "$DEV" up
-}
-
-xstat() {
-	ip -d -s link show "$DEV" | awk '/re-started/ { getline; print; exit }' |
-		awk -v n="$1" '{ print $n }'
-}
-
-state_is() {
-	ip -d link show "$DEV" | grep -q "state $1 "
 }
 
 # expect_error_frame EXPECTED COMMAND...: COMMAND makes one error frame,
@@ -69,28 +52,28 @@ counters() {
 
 test_error_warning_reports_tx_side_and_counters() {
 	expect_error_frame 20000204#0008000000006000 counters 96 0 || return 1
-	state_is ERROR-WARNING || { fail "state"; return 1; }
+	can_state_is "$DEV" ERROR-WARNING || { fail "state"; return 1; }
 	ip -d link show "$DEV" | grep -q "berr-counter tx 96 rx 0" ||
 		{ fail "$(ip -d link show "$DEV")"; return 1; }
-	[ "$(xstat 4)" = 1 ] || { fail "error-warn $(xstat 4)"; return 1; }
+	[ "$(can_xstat "$DEV" 4)" = 1 ] || { fail "error-warn $(can_xstat "$DEV" 4)"; return 1; }
 }
 
 test_error_passive_reports_rx_side() {
 	expect_error_frame 20000204#0010000000005A80 counters 90 128 || return 1
-	state_is ERROR-PASSIVE || { fail "state"; return 1; }
-	[ "$(xstat 5)" = 1 ] || { fail "error-pass $(xstat 5)"; return 1; }
+	can_state_is "$DEV" ERROR-PASSIVE || { fail "state"; return 1; }
+	[ "$(can_xstat "$DEV" 5)" = 1 ] || { fail "error-pass $(can_xstat "$DEV" 5)"; return 1; }
 }
 
 test_return_to_error_active_is_reported() {
 	expect_error_frame 20000204#0040000000000000 counters 0 0 || return 1
-	state_is ERROR-ACTIVE || { fail "state"; return 1; }
+	can_state_is "$DEV" ERROR-ACTIVE || { fail "state"; return 1; }
 }
 
 test_bus_off_drops_carrier_and_holds_chip() {
 	expect_error_frame 20000240#000000000000FF00 counters 256 0 || return 1
-	state_is BUS-OFF || { fail "state"; return 1; }
+	can_state_is "$DEV" BUS-OFF || { fail "state"; return 1; }
 	ip link show "$DEV" | grep -q NO-CARRIER || { fail "carrier still on"; return 1; }
-	[ "$(xstat 6)" = 1 ] || { fail "bus-off $(xstat 6)"; return 1; }
+	[ "$(can_xstat "$DEV" 6)" = 1 ] || { fail "bus-off $(can_xstat "$DEV" 6)"; return 1; }
 	# READ CANSTAT: the driver put the chip into configuration mode.
 	echo "03 0e 00" > "$CHIP/spi" || return 1
 	[ "$(cat "$CHIP/spi")" = "00 00 80" ] || { fail "CANSTAT $(cat "$CHIP/spi")"; return 1; }
@@ -106,8 +89,8 @@ test_manual_restart_recovers_from_bus_off() {
 	wait "$pid" || { fail "no restart frame"; return 1; }
 	grep -q " 20000100#0000000000000000" "$CAN_TMP/dump" ||
 		{ fail "$(cat "$CAN_TMP/dump")"; return 1; }
-	state_is ERROR-ACTIVE || { fail "state"; return 1; }
-	[ "$(xstat 1)" = 1 ] || { fail "re-started $(xstat 1)"; return 1; }
+	can_state_is "$DEV" ERROR-ACTIVE || { fail "state"; return 1; }
+	[ "$(can_xstat "$DEV" 1)" = 1 ] || { fail "re-started $(can_xstat "$DEV" 1)"; return 1; }
 	ip -d link show "$DEV" | grep -q "berr-counter tx 0 rx 0" ||
 		{ fail "counters not reset"; return 1; }
 	cansend "$DEV" 123#01 || return 1
@@ -121,9 +104,9 @@ test_automatic_restart_after_restart_ms() {
 	ip link set "$DEV" up || return 1
 	counters 256 0 || return 1
 	# The restart may come before a look at the state could see bus-off.
-	wait_until 5 test "$(xstat 6)" = 2 || { fail "no bus-off"; return 1; }
-	wait_until 5 state_is ERROR-ACTIVE || { fail "no automatic restart"; return 1; }
-	[ "$(xstat 1)" = 2 ] || { fail "re-started $(xstat 1)"; return 1; }
+	wait_until 5 test "$(can_xstat "$DEV" 6)" = 2 || { fail "no bus-off"; return 1; }
+	wait_until 5 can_state_is "$DEV" ERROR-ACTIVE || { fail "no automatic restart"; return 1; }
+	[ "$(can_xstat "$DEV" 1)" = 2 ] || { fail "re-started $(can_xstat "$DEV" 1)"; return 1; }
 	ip link set "$DEV" down
 	ip link set "$DEV" type can restart-ms 0
 	ip link set "$DEV" up
@@ -157,7 +140,7 @@ test_model_catches_refused_access() {
 
 test_model_unloads_with_interface_up() {
 	rmmod mcp2515_model || return 1
-	[ -z "$(mcp_interfaces)" ] || { fail "interface left"; return 1; }
+	[ -z "$(can_ifaces_of "$DRIVER")" ] || { fail "interface left"; return 1; }
 	if dmesg | grep -E "BUG|WARNING|Oops"; then
 		fail "kernel complained"
 		return 1

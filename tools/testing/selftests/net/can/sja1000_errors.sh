@@ -19,15 +19,6 @@ raise() {
 	echo "$*" > "$IRQ"
 }
 
-xstat() {
-	ip -d -s link show "$DEV" | awk '/re-started/ { getline; print; exit }' |
-		awk -v n="$1" '{ print $n }'
-}
-
-state_is() {
-	ip -d link show "$DEV" | grep -q "state $1 "
-}
-
 # expect_error_frame EXPECTED IRQ-ARGS...: one error frame, exactly this.
 expect_error_frame() {
 	local want=$1 got pid
@@ -52,26 +43,26 @@ setup() {
 
 test_bus_error_is_reported_with_type_and_location() {
 	expect_error_frame 20000088#0000040A00000000 80 00 aa 00 00 00 || return 1
-	[ "$(xstat 2)" = 1 ] || { fail "bus-errors $(xstat 2)"; return 1; }
+	[ "$(can_xstat "$DEV" 2)" = 1 ] || { fail "bus-errors $(can_xstat "$DEV" 2)"; return 1; }
 }
 
 test_error_warning_reports_tx_side_and_counters() {
 	expect_error_frame 20000204#0008000000006000 04 40 00 00 60 00 || return 1
-	state_is ERROR-WARNING || { fail "state"; return 1; }
-	[ "$(xstat 4)" = 1 ] || { fail "error-warn $(xstat 4)"; return 1; }
+	can_state_is "$DEV" ERROR-WARNING || { fail "state"; return 1; }
+	[ "$(can_xstat "$DEV" 4)" = 1 ] || { fail "error-warn $(can_xstat "$DEV" 4)"; return 1; }
 }
 
 test_error_passive_reports_rx_side() {
 	expect_error_frame 20000204#0010000000001080 20 40 00 00 10 80 || return 1
-	state_is ERROR-PASSIVE || { fail "state"; return 1; }
-	[ "$(xstat 5)" = 1 ] || { fail "error-pass $(xstat 5)"; return 1; }
+	can_state_is "$DEV" ERROR-PASSIVE || { fail "state"; return 1; }
+	[ "$(can_xstat "$DEV" 5)" = 1 ] || { fail "error-pass $(can_xstat "$DEV" 5)"; return 1; }
 }
 
 test_bus_off_drops_carrier() {
 	expect_error_frame 20000240#000000000000FF00 04 c0 00 00 ff 00 || return 1
-	state_is BUS-OFF || { fail "state"; return 1; }
+	can_state_is "$DEV" BUS-OFF || { fail "state"; return 1; }
 	ip link show "$DEV" | grep -q NO-CARRIER || { fail "carrier still on"; return 1; }
-	[ "$(xstat 6)" = 1 ] || { fail "bus-off $(xstat 6)"; return 1; }
+	[ "$(can_xstat "$DEV" 6)" = 1 ] || { fail "bus-off $(can_xstat "$DEV" 6)"; return 1; }
 }
 
 test_manual_restart_recovers_from_bus_off() {
@@ -84,8 +75,8 @@ test_manual_restart_recovers_from_bus_off() {
 	wait "$pid" || { fail "no restart frame"; return 1; }
 	grep -q " 20000100#0000000000000000" "$CAN_TMP/dump" ||
 		{ fail "$(cat "$CAN_TMP/dump")"; return 1; }
-	state_is ERROR-ACTIVE || { fail "state"; return 1; }
-	[ "$(xstat 1)" = 1 ] || { fail "re-started $(xstat 1)"; return 1; }
+	can_state_is "$DEV" ERROR-ACTIVE || { fail "state"; return 1; }
+	[ "$(can_xstat "$DEV" 1)" = 1 ] || { fail "re-started $(can_xstat "$DEV" 1)"; return 1; }
 	ip link set "$DEV" type can restart 2>/dev/null &&
 		{ fail "restart while active"; return 1; }
 	return 0
@@ -93,7 +84,7 @@ test_manual_restart_recovers_from_bus_off() {
 
 test_arbitration_lost_reports_bit() {
 	expect_error_frame 20000002#0500000000000000 40 00 00 05 00 00 || return 1
-	[ "$(xstat 3)" = 1 ] || { fail "arbit-lost $(xstat 3)"; return 1; }
+	[ "$(can_xstat "$DEV" 3)" = 1 ] || { fail "arbit-lost $(can_xstat "$DEV" 3)"; return 1; }
 }
 
 test_data_overrun_is_counted() {
@@ -109,8 +100,8 @@ test_automatic_restart_after_restart_ms() {
 	ip link set "$DEV" type can restart 2>/dev/null &&
 		{ fail "manual restart with restart-ms"; return 1; }
 	raise 04 c0 00 00 ff 00
-	wait_until 5 state_is ERROR-ACTIVE || { fail "no automatic restart"; return 1; }
-	[ "$(xstat 1)" = 2 ] || { fail "re-started $(xstat 1)"; return 1; }
+	wait_until 5 can_state_is "$DEV" ERROR-ACTIVE || { fail "no automatic restart"; return 1; }
+	[ "$(can_xstat "$DEV" 1)" = 2 ] || { fail "re-started $(can_xstat "$DEV" 1)"; return 1; }
 }
 
 test_echo_after_tx_interrupt() {

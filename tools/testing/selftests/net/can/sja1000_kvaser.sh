@@ -11,61 +11,16 @@
 
 source "$(dirname "$0")/lib.sh"
 
+DRIVER=/sys/bus/pci/drivers/kvaser_pci
 A=
 B=
 DMESG_MARK=
 
-kvaser_cards() {
-	local d
-
-	for d in /sys/class/net/*; do
-		[ "$(readlink -f "$d/device/driver" 2>/dev/null)" = \
-		  /sys/bus/pci/drivers/kvaser_pci ] && basename "$d"
-	done
-}
-
 setup() {
 	modprobe kvaser_pci 2>/dev/null
-	read -r A B < <(kvaser_cards | sort | tr '\n' ' ')
+	read -r A B < <(can_ifaces_of "$DRIVER" | sort | tr '\n' ' ')
 	[ -n "$A" ] && [ -n "$B" ]
 }
-
-# bring_up DEV [ip can options]: configure while down, then up.
-bring_up() {
-	local dev=$1
-
-	shift
-	ip link set "$dev" down
-	ip link set "$dev" type can bitrate 500000 "$@" || return 1
-	ip link set "$dev" up
-}
-
-stat_of() {
-	cat "/sys/class/net/$1/statistics/$2"
-}
-
-# dump_start DEV COUNT [candump options]: candump -L until COUNT frames.
-dump_start() {
-	local dev=$1 count=$2
-
-	shift 2
-	timeout 20 candump -L -n "$count" "$@" "$dev" > "$CAN_TMP/dump" 2>&1 &
-	DUMP_PID=$!
-	wait_until 10 has_rx_entry "$dev" || { fail "candump did not bind"; return 1; }
-}
-
-dump_finish() {
-	wait "$DUMP_PID" || { fail "candump: $(cat "$CAN_TMP/dump")"; return 1; }
-}
-
-FRAMES="123#
-123#11
-7FF#1122334455667788
-000#R
-12345678#AABBCCDD
-1FFFFFFF#R
-00000001#0102030405060708
-456#R5"
 
 test_two_cards_are_can_devices() {
 	local d
@@ -127,7 +82,7 @@ test_bad_settings_are_refused() {
 	ip link set "$A" type can fd on 2>/dev/null && { fail "fd accepted"; return 1; }
 	ip link set "$A" type can bitrate 500000 dbitrate 2000000 2>/dev/null &&
 		{ fail "data bitrate accepted"; return 1; }
-	bring_up "$A" || return 1
+	can_bring_up "$A" || return 1
 	ip link set "$A" type can bitrate 125000 2> "$CAN_TMP/err" &&
 		{ fail "changed while up"; return 1; }
 	grep -q "down first" "$CAN_TMP/err" || { fail "$(cat "$CAN_TMP/err")"; return 1; }
@@ -137,49 +92,35 @@ test_bad_settings_are_refused() {
 		{ fail "refused change stuck"; return 1; }
 }
 
-# send_and_check FROM TO: every frame of $FRAMES crosses the bus.
-send_and_check() {
-	local from=$1 to=$2 f got
-
-	dump_start "$to" 8 || return 1
-	for f in $FRAMES; do
-		cansend "$from" "$f" || { fail "cansend $f"; return 1; }
-	done
-	dump_finish || return 1
-	got=$(awk '{ print $3 }' "$CAN_TMP/dump")
-	[ "$got" = "$FRAMES" ] ||
-		{ fail "sent: $FRAMES got: $got"; return 1; }
-}
-
 test_frames_cross_from_first_to_second() {
-	bring_up "$A" && bring_up "$B" || return 1
-	send_and_check "$A" "$B"
+	can_bring_up "$A" && can_bring_up "$B" || return 1
+	can_send_and_check "$A" "$B"
 }
 
 test_frames_cross_from_second_to_first() {
-	send_and_check "$B" "$A"
+	can_send_and_check "$B" "$A"
 }
 
 test_sender_sees_own_frame_as_tx() {
-	dump_start "$A" 1 -x || return 1
+	can_dump_start "$A" 1 -x || return 1
 	cansend "$A" 321#CAFE || return 1
-	dump_finish || return 1
+	can_dump_finish || return 1
 	grep -q "321#CAFE T" "$CAN_TMP/dump" || { fail "$(cat "$CAN_TMP/dump")"; return 1; }
 }
 
 test_statistics_count_frames_and_bytes() {
 	local tx0 rx0 txb0
 
-	tx0=$(stat_of "$A" tx_packets)
-	txb0=$(stat_of "$A" tx_bytes)
-	rx0=$(stat_of "$B" rx_packets)
-	dump_start "$B" 2 || return 1
+	tx0=$(can_stat "$A" tx_packets)
+	txb0=$(can_stat "$A" tx_bytes)
+	rx0=$(can_stat "$B" rx_packets)
+	can_dump_start "$B" 2 || return 1
 	cansend "$A" 001#0102030405 && cansend "$A" 002#R8 || return 1
-	dump_finish || return 1
-	[ $(($(stat_of "$A" tx_packets) - tx0)) -eq 2 ] || { fail "tx_packets"; return 1; }
-	[ $(($(stat_of "$A" tx_bytes) - txb0)) -eq 5 ] ||
+	can_dump_finish || return 1
+	[ $(($(can_stat "$A" tx_packets) - tx0)) -eq 2 ] || { fail "tx_packets"; return 1; }
+	[ $(($(can_stat "$A" tx_bytes) - txb0)) -eq 5 ] ||
 		{ fail "tx_bytes (RTR counts 0)"; return 1; }
-	[ $(($(stat_of "$B" rx_packets) - rx0)) -eq 2 ] || { fail "rx_packets"; return 1; }
+	[ $(($(can_stat "$B" rx_packets) - rx0)) -eq 2 ] || { fail "rx_packets"; return 1; }
 	ip -d -s link show "$A" |
 		grep -q "re-started bus-errors arbit-lost error-warn error-pass bus-off" ||
 		{ fail "no xstats"; return 1; }
@@ -188,13 +129,13 @@ test_statistics_count_frames_and_bytes() {
 test_listen_only_drops_frames_to_send() {
 	local drop0
 
-	bring_up "$A" listen-only on || return 1
-	drop0=$(stat_of "$A" tx_dropped)
+	can_bring_up "$A" listen-only on || return 1
+	drop0=$(can_stat "$A" tx_dropped)
 	cansend "$A" 123#01 || { fail "cansend"; return 1; }
-	wait_until 5 test "$(stat_of "$A" tx_dropped)" -eq $((drop0 + 1)) ||
+	wait_until 5 test "$(can_stat "$A" tx_dropped)" -eq $((drop0 + 1)) ||
 		{ fail "tx_dropped not counted"; return 1; }
 	cansend "$A" 123#02 || { fail "queue stuck"; return 1; }
-	bring_up "$A" listen-only off
+	can_bring_up "$A" listen-only off
 }
 
 test_unbind_under_traffic() {
@@ -211,7 +152,8 @@ test_unbind_under_traffic() {
 	echo "$pci" > /sys/bus/pci/drivers/kvaser_pci/unbind || return 1
 	[ ! -e "/sys/class/net/$A" ] || { fail "$A still there"; return 1; }
 	echo "$pci" > /sys/bus/pci/drivers/kvaser_pci/bind || return 1
-	wait_until 10 test -n "$(kvaser_cards | wc -w | grep 2)" || { fail "no rebind"; return 1; }
+	wait_until 10 test -n "$(can_ifaces_of "$DRIVER" | wc -w | grep 2)" ||
+		{ fail "no rebind"; return 1; }
 	kill "${pids[@]}" 2>/dev/null
 	wait "${pids[@]}" 2>/dev/null
 	return 0
@@ -220,8 +162,8 @@ test_unbind_under_traffic() {
 test_modules_unload_with_sockets_open() {
 	local pid
 
-	read -r A B < <(kvaser_cards | sort | tr '\n' ' ')
-	bring_up "$A" && bring_up "$B" || return 1
+	read -r A B < <(can_ifaces_of "$DRIVER" | sort | tr '\n' ' ')
+	can_bring_up "$A" && can_bring_up "$B" || return 1
 	timeout 30 candump "$A" > /dev/null 2>&1 &
 	pid=$!
 	timeout 30 cangen -g 1 "$B" > /dev/null 2>&1 &
@@ -233,7 +175,8 @@ test_modules_unload_with_sockets_open() {
 	kill %2 2>/dev/null
 	wait
 	modprobe kvaser_pci || return 1
-	wait_until 10 test "$(kvaser_cards | wc -w)" -eq 2 || { fail "cards not back"; return 1; }
+	wait_until 10 test "$(can_ifaces_of "$DRIVER" | wc -w)" -eq 2 ||
+		{ fail "cards not back"; return 1; }
 }
 
 test_kernel_log_is_clean() {

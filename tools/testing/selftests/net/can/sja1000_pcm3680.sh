@@ -9,17 +9,9 @@
 
 source "$(dirname "$0")/lib.sh"
 
+DRIVER=/sys/bus/pci/drivers/pcm3680_pci
 A=
 B=
-
-pcm_channels() {
-	local d
-
-	for d in /sys/class/net/*; do
-		[ "$(readlink -f "$d/device/driver" 2>/dev/null)" = \
-		  /sys/bus/pci/drivers/pcm3680_pci ] && basename "$d"
-	done
-}
 
 test_both_channels_are_can_devices() {
 	local d
@@ -52,7 +44,7 @@ test_unload_with_socket_open() {
 	wait_until 10 has_rx_entry "$A" || { fail "candump did not bind"; return 1; }
 	modprobe -r pcm3680_pci || { fail "module busy"; return 1; }
 	wait "$pid"
-	[ -z "$(pcm_channels)" ] || { fail "channels left"; return 1; }
+	[ -z "$(can_ifaces_of "$DRIVER")" ] || { fail "channels left"; return 1; }
 	if dmesg | grep -E "BUG|WARNING|Oops"; then
 		fail "kernel complained"
 		return 1
@@ -61,7 +53,7 @@ test_unload_with_socket_open() {
 
 ktap_header 3
 modprobe pcm3680_pci 2>/dev/null
-read -r A B < <(pcm_channels | sort | tr '\n' ' ')
+read -r A B < <(can_ifaces_of "$DRIVER" | sort | tr '\n' ' ')
 if [ -z "$A" ] || [ -z "$B" ]; then
 	log "SKIP: needs QEMU's pcm3680_pci board and pcm3680_pci.ko"
 	echo "ok 1 sja1000_pcm3680 # SKIP no board"

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/* KUnit tests of the device layer's pure calculations: bit timing from a
+ * bitrate or from quanta, and the DLC, length and wire length of classic
+ * frames. Expected values are worked out here from the definitions (a
+ * bit is 1 + tseg1 + tseg2 quanta of brp clock periods), not taken from
+ * the code under test.
+ */
+
+#include <kunit/test.h>
+#include <linux/can/bittiming.h>
+#include <linux/can/length.h>
+
+static const struct can_bittiming_const sja1000_limits = {
+	.name = "sja1000",
+	.tseg1_min = 1, .tseg1_max = 16, .tseg2_min = 1, .tseg2_max = 8,
+	.sjw_max = 4, .brp_min = 1, .brp_max = 64, .brp_inc = 1,
+};
+
+static const struct can_bittiming_const mcp251x_limits = {
+	.name = "mcp251x",
+	.tseg1_min = 3, .tseg1_max = 16, .tseg2_min = 2, .tseg2_max = 8,
+	.sjw_max = 4, .brp_min = 1, .brp_max = 64, .brp_inc = 1,
+};
+
+/* A controller that only divides by even numbers. */
+static const struct can_bittiming_const even_brp_limits = {
+	.name = "even",
+	.tseg1_min = 2, .tseg1_max = 16, .tseg2_min = 2, .tseg2_max = 8,
+	.sjw_max = 4, .brp_min = 2, .brp_max = 256, .brp_inc = 2,
+};
+
+static const u32 common_bitrates[] = {
+	10000, 20000, 50000, 100000, 125000, 250000, 500000, 800000, 1000000,
+};
+
+/* CiA 301's recommendation, in tenths of a percent. */
+static u32 cia_sample_point(u32 bitrate)
+{
+	return bitrate > 800000 ? 750 : bitrate > 500000 ? 800 : 875;
+}
+
+/* The result must describe itself consistently and fit the limits. */
+static void expect_consistent(struct kunit *test, const struct can_bittiming *bt,
+			      const struct can_bittiming_const *btc, u32 clock)
+{
+	u32 tseg1 = bt->prop_seg + bt->phase_seg1;
+	u32 quanta = 1 + tseg1 + bt->phase_seg2;
+
+	KUNIT_EXPECT_GE(test, tseg1, btc->tseg1_min);
+	KUNIT_EXPECT_LE(test, tseg1, btc->tseg1_max);
+	KUNIT_EXPECT_GE(test, bt->phase_seg2, btc->tseg2_min);
+	KUNIT_EXPECT_LE(test, bt->phase_seg2, btc->tseg2_max);
+	KUNIT_EXPECT_GE(test, bt->brp, btc->brp_min);
+	KUNIT_EXPECT_LE(test, bt->brp, btc->brp_max);
+	KUNIT_EXPECT_EQ(test, bt->brp % btc->brp_inc, 0);
+	KUNIT_EXPECT_GE(test, bt->sjw, 1);
+	KUNIT_EXPECT_LE(test, bt->sjw, btc->sjw_max);
+	KUNIT_EXPECT_EQ(test, bt->bitrate, clock / (bt->brp * quanta));
+	KUNIT_EXPECT_EQ(test, bt->sample_point, (1 + tseg1) * 1000 / quanta);
+	KUNIT_EXPECT_EQ(test, bt->tq, (u32)div_u64((u64)bt->brp * 1000000000, clock));
+}
+
+/* Every common bitrate exactly; with @check_sp also within 1 % of the
+ * CiA sample point (limits such as an even prescaler may not allow it).
+ */
+static void check_common_bitrates(struct kunit *test,
+				  const struct can_bittiming_const *btc,
+				  u32 clock, bool check_sp)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(common_bitrates); i++) {
+		struct can_bittiming bt = { .bitrate = common_bitrates[i] };
+		u32 want_sp = cia_sample_point(bt.bitrate);
+
+		KUNIT_ASSERT_EQ_MSG(test, can_bittiming_fill(&bt, btc, clock, NULL), 0,
+				    "bitrate %u", common_bitrates[i]);
+		expect_consistent(test, &bt, btc, clock);
+		KUNIT_EXPECT_EQ_MSG(test, bt.bitrate, common_bitrates[i],
+				    "not exact at %u", common_bitrates[i]);
+		if (check_sp)
+			KUNIT_EXPECT_LE_MSG(test, abs((int)bt.sample_point - (int)want_sp),
+					    10, "sample point %u at %u",
+					    bt.sample_point, common_bitrates[i]);
+		KUNIT_EXPECT_EQ(test, bt.sjw, 1);
+	}
+}
+
+static void sja1000_at_8mhz_reaches_common_bitrates(struct kunit *test)
+{
+	check_common_bitrates(test, &sja1000_limits, 8000000, true);
+}
+
+static void mcp251x_at_8mhz_reaches_common_bitrates(struct kunit *test)
+{
+	check_common_bitrates(test, &mcp251x_limits, 8000000, true);
+}
+
+static void even_prescaler_stays_even(struct kunit *test)
+{
+	check_common_bitrates(test, &even_brp_limits, 40000000, false);
+}
+
+/* 500 kbit/s at 8 MHz: 16 quanta of 125 ns; 87.5 % puts the sample
+ * after quantum 14, so tseg1 = 13 and tseg2 = 2.
+ */
+static void sja1000_500k_has_the_textbook_split(struct kunit *test)
+{
+	struct can_bittiming bt = { .bitrate = 500000 };
+
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &sja1000_limits, 8000000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.brp, 1);
+	KUNIT_EXPECT_EQ(test, bt.tq, 125);
+	KUNIT_EXPECT_EQ(test, bt.prop_seg + bt.phase_seg1, 13);
+	KUNIT_EXPECT_EQ(test, bt.phase_seg2, 2);
+	KUNIT_EXPECT_EQ(test, bt.sample_point, 875);
+}
+
+static void requested_sample_point_is_honoured(struct kunit *test)
+{
+	struct can_bittiming bt = { .bitrate = 500000, .sample_point = 750 };
+
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &sja1000_limits, 8000000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.sample_point, 750);
+	KUNIT_EXPECT_EQ(test, bt.bitrate, 500000);
+	expect_consistent(test, &bt, &sja1000_limits, 8000000);
+}
+
+static void requested_sjw_is_kept_within_limits(struct kunit *test)
+{
+	struct can_bittiming bt = { .bitrate = 125000, .sjw = 3 };
+
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &sja1000_limits, 8000000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.sjw, min(3U, bt.phase_seg2));
+}
+
+/* The longest bit at 8 MHz is 64 * 25 quanta of 125 ns: 5 kbit/s. */
+static void unreachable_bitrates_are_refused(struct kunit *test)
+{
+	struct can_bittiming slow = { .bitrate = 1000 };
+	struct can_bittiming fast = { .bitrate = 3000000 };
+	struct can_bittiming above_clock = { .bitrate = 9000000 };
+
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&slow, &sja1000_limits, 8000000, NULL),
+			-EDOM);
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&fast, &sja1000_limits, 8000000, NULL),
+			-EDOM);
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&above_clock, &sja1000_limits, 8000000,
+						 NULL), -EINVAL);
+}
+
+static void given_quanta_give_bitrate_and_sample_point(struct kunit *test)
+{
+	struct can_bittiming bt = {
+		.tq = 125, .prop_seg = 6, .phase_seg1 = 7, .phase_seg2 = 2, .sjw = 2,
+	};
+
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &sja1000_limits, 8000000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.brp, 1);
+	KUNIT_EXPECT_EQ(test, bt.bitrate, 500000);
+	KUNIT_EXPECT_EQ(test, bt.sample_point, 875);
+	KUNIT_EXPECT_EQ(test, bt.sjw, 2);
+}
+
+static void given_quanta_default_sjw_to_one(struct kunit *test)
+{
+	struct can_bittiming bt = {
+		.tq = 250, .prop_seg = 5, .phase_seg1 = 8, .phase_seg2 = 2,
+	};
+
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &mcp251x_limits, 8000000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.sjw, 1);
+	KUNIT_EXPECT_EQ(test, bt.brp, 2);
+	KUNIT_EXPECT_EQ(test, bt.bitrate, 250000);
+}
+
+static void given_quanta_outside_limits_are_refused(struct kunit *test)
+{
+	struct can_bittiming long_tseg2 = {
+		.tq = 125, .prop_seg = 2, .phase_seg1 = 2, .phase_seg2 = 9,
+	};
+	struct can_bittiming wide_sjw = {
+		.tq = 125, .prop_seg = 6, .phase_seg1 = 7, .phase_seg2 = 2, .sjw = 5,
+	};
+	struct can_bittiming short_tseg1 = {
+		.tq = 125, .prop_seg = 1, .phase_seg1 = 1, .phase_seg2 = 2,
+	};
+	struct can_bittiming long_tq = {
+		.tq = 10000, .prop_seg = 6, .phase_seg1 = 7, .phase_seg2 = 2,
+	};
+
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&long_tseg2, &sja1000_limits, 8000000,
+						 NULL), -ERANGE);
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&wide_sjw, &sja1000_limits, 8000000,
+						 NULL), -ERANGE);
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&short_tseg1, &mcp251x_limits, 8000000,
+						 NULL), -ERANGE);
+	/* 10 us is 80 clock periods: more than the prescaler's 64. */
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&long_tq, &sja1000_limits, 8000000,
+						 NULL), -EINVAL);
+}
+
+static void bitrate_and_quanta_together_are_refused(struct kunit *test)
+{
+	struct can_bittiming both = {
+		.bitrate = 500000, .tq = 125, .prop_seg = 6, .phase_seg1 = 7,
+		.phase_seg2 = 2,
+	};
+	struct can_bittiming neither = { };
+
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&both, &sja1000_limits, 8000000, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&neither, &sja1000_limits, 8000000,
+						 NULL), -EINVAL);
+}
+
+static struct kunit_case bittiming_cases[] = {
+	KUNIT_CASE(sja1000_at_8mhz_reaches_common_bitrates),
+	KUNIT_CASE(mcp251x_at_8mhz_reaches_common_bitrates),
+	KUNIT_CASE(even_prescaler_stays_even),
+	KUNIT_CASE(sja1000_500k_has_the_textbook_split),
+	KUNIT_CASE(requested_sample_point_is_honoured),
+	KUNIT_CASE(requested_sjw_is_kept_within_limits),
+	KUNIT_CASE(unreachable_bitrates_are_refused),
+	KUNIT_CASE(given_quanta_give_bitrate_and_sample_point),
+	KUNIT_CASE(given_quanta_default_sjw_to_one),
+	KUNIT_CASE(given_quanta_outside_limits_are_refused),
+	KUNIT_CASE(bitrate_and_quanta_together_are_refused),
+	{ }
+};
+
+static struct kunit_suite bittiming_suite = {
+	.name = "can-bittiming",
+	.test_cases = bittiming_cases,
+};
+
+static void dlc_above_8_means_8_bytes(struct kunit *test)
+{
+	u8 dlc;
+
+	for (dlc = 0; dlc <= 15; dlc++)
+		KUNIT_EXPECT_EQ(test, can_cc_dlc2len(dlc), dlc <= 8 ? dlc : 8);
+}
+
+static void received_dlc_is_kept_only_when_asked(struct kunit *test)
+{
+	struct can_frame cf = { };
+
+	can_frame_set_len(&cf, 12, true);
+	KUNIT_EXPECT_EQ(test, cf.len, 8);
+	KUNIT_EXPECT_EQ(test, cf.len8_dlc, 12);
+
+	memset(&cf, 0, sizeof(cf));
+	can_frame_set_len(&cf, 12, false);
+	KUNIT_EXPECT_EQ(test, cf.len, 8);
+	KUNIT_EXPECT_EQ(test, cf.len8_dlc, 0);
+
+	memset(&cf, 0, sizeof(cf));
+	can_frame_set_len(&cf, 5, true);
+	KUNIT_EXPECT_EQ(test, cf.len, 5);
+	KUNIT_EXPECT_EQ(test, cf.len8_dlc, 0);
+}
+
+static void sent_dlc_uses_len8_dlc_only_when_valid(struct kunit *test)
+{
+	struct can_frame eight = { .len = 8, .len8_dlc = 12 };
+	struct can_frame five = { .len = 5, .len8_dlc = 12 };
+	struct can_frame low = { .len = 8, .len8_dlc = 8 };
+	struct can_frame high = { .len = 8, .len8_dlc = 16 };
+
+	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&eight, true), 12);
+	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&eight, false), 8);
+	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&five, true), 5);
+	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&low, true), 8);
+	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&high, true), 8);
+}
+
+/* Without stuff bits an SFF frame has 47 bits around its data (SOF 1,
+ * id and RTR 12, IDE r0 DLC 6, CRC and delimiter 16, ACK 2, EOF 7,
+ * intermission 3); EFF adds SRR, IDE and 18 id bits: 67.
+ */
+static void wire_length_counts_frame_bits(struct kunit *test)
+{
+	struct can_frame sff0 = { .can_id = 0x123, .len = 0 };
+	struct can_frame sff8 = { .can_id = 0x123, .len = 8 };
+	struct can_frame eff8 = { .can_id = CAN_EFF_FLAG | 0x123, .len = 8 };
+	struct can_frame eff_rtr = { .can_id = CAN_EFF_FLAG | CAN_RTR_FLAG, .len = 8 };
+	struct can_frame sff_rtr = { .can_id = CAN_RTR_FLAG | 0x7ff, .len = 4 };
+
+	KUNIT_EXPECT_EQ(test, can_frame_wire_len(&sff0), DIV_ROUND_UP(47, 8));
+	KUNIT_EXPECT_EQ(test, can_frame_wire_len(&sff8), DIV_ROUND_UP(47 + 64, 8));
+	KUNIT_EXPECT_EQ(test, can_frame_wire_len(&eff8), DIV_ROUND_UP(67 + 64, 8));
+	KUNIT_EXPECT_EQ(test, can_frame_wire_len(&eff_rtr), DIV_ROUND_UP(67, 8));
+	KUNIT_EXPECT_EQ(test, can_frame_wire_len(&sff_rtr), DIV_ROUND_UP(47, 8));
+}
+
+static struct kunit_case length_cases[] = {
+	KUNIT_CASE(dlc_above_8_means_8_bytes),
+	KUNIT_CASE(received_dlc_is_kept_only_when_asked),
+	KUNIT_CASE(sent_dlc_uses_len8_dlc_only_when_valid),
+	KUNIT_CASE(wire_length_counts_frame_bits),
+	{ }
+};
+
+static struct kunit_suite length_suite = {
+	.name = "can-length",
+	.test_cases = length_cases,
+};
+
+kunit_test_suites(&bittiming_suite, &length_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the CAN device layer's calculations");
+MODULE_LICENSE("GPL");

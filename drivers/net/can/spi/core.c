@@ -237,7 +237,8 @@ static void mcp251x_tx_work(struct work_struct *work)
 	skb = xchg(&priv->tx_skb, NULL);
 	if (!skb)
 		goto out;
-	if (priv->is_open) {
+	/* Bus-off holds the chip in configuration mode, where RTS is void. */
+	if (priv->is_open && priv->can.state != CAN_STATE_BUS_OFF) {
 		len = encode_frame(priv, (struct can_frame *)skb->data, buf);
 		err = mcp251x_load_tx_buffer(priv, 0, buf, len);
 	}

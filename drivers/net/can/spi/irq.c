@@ -86,6 +86,9 @@ static void tx_done(struct mcp251x_priv *priv)
 {
 	struct net_device *net = priv->net;
 
+	/* Nothing in flight: a frame given up at bus-off or restart. */
+	if (!priv->can.echo_skb[0])
+		return;
 	net->stats.tx_bytes += can_get_echo_skb(net, 0);
 	net->stats.tx_packets++;
 	netif_wake_queue(net);

@@ -187,6 +187,32 @@ test_model_saw_no_violation() {
 	done
 }
 
+# Unbinding closes an interface that is up and sending; binding again
+# gives a working interface.
+test_unbind_and_bind_under_traffic() {
+	local spi pids=()
+
+	spi=$(basename "$(readlink -f "/sys/class/net/$A/device")")
+	timeout 30 candump "$A" > /dev/null 2>&1 &
+	pids+=($!)
+	timeout 30 cangen -g 0 -i "$A" > /dev/null 2>&1 &
+	pids+=($!)
+	timeout 30 cangen -g 0 -i "$B" > /dev/null 2>&1 &
+	pids+=($!)
+	wait_until 10 has_rx_entry "$A" || { fail "candump did not bind"; return 1; }
+	sleep 1
+	echo "$spi" > "$DRIVER/unbind" || { fail "unbind"; return 1; }
+	[ ! -e "/sys/class/net/$A" ] || { fail "$A still there"; return 1; }
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	echo "$spi" > "$DRIVER/bind" || { fail "bind"; return 1; }
+	wait_until 10 test "$(can_ifaces_of "$DRIVER" | wc -w)" -eq 2 ||
+		{ fail "no rebind"; return 1; }
+	read -r A B < <(can_ifaces_of "$DRIVER" | sort | tr '\n' ' ')
+	can_bring_up "$A" && can_bring_up "$B" || return 1
+	can_send_and_check "$B" "$A"
+}
+
 test_model_unloads_under_traffic() {
 	local pids=()
 
@@ -230,7 +256,7 @@ test_kernel_log_is_clean() {
 	fi
 }
 
-ktap_header 16
+ktap_header 17
 DMESG_MARK=$(($(dmesg | wc -l) + 1))
 run_test model_and_driver_load setup
 run_test two_chips_are_can_devices test_two_chips_are_can_devices
@@ -244,6 +270,7 @@ run_test statistics_count_frames_and_bytes test_statistics_count_frames_and_byte
 run_test burst_is_ordered_and_losses_counted test_burst_is_ordered_and_losses_counted
 run_test listen_only_drops_frames_to_send test_listen_only_drops_frames_to_send
 run_test down_and_up_under_traffic test_down_and_up_under_traffic
+run_test unbind_and_bind_under_traffic test_unbind_and_bind_under_traffic
 run_test model_saw_no_violation test_model_saw_no_violation
 run_test model_unloads_under_traffic test_model_unloads_under_traffic
 run_test driver_unloads_with_interfaces_up test_driver_unloads_with_interfaces_up

@@ -130,6 +130,7 @@ struct mcpm_frame {
 /**
  * struct mcpm_xfer - the instruction of the chip-select cycle in progress
  * @ins: instruction byte
+ * @kind: what @ins is (model_chip.c's KIND_*)
  * @len: bytes clocked so far in this cycle
  * @addr: next register to read or write
  * @limit: last register the instruction may reach
@@ -138,6 +139,7 @@ struct mcpm_frame {
  */
 struct mcpm_xfer {
 	u8 ins;
+	u8 kind;
 	unsigned int len;
 	unsigned int addr;
 	unsigned int limit;
@@ -163,8 +165,7 @@ struct mcpm;
  * @level: the INT pin is active; written under @model->lock,
  *	read locklessly by the interrupt code
  * @masked: the interrupt is masked; written by the irq_chip callbacks
- *	(under the irq descriptor's lock), read by the irq_work
- * @irq_work: raises the interrupt in hard-IRQ context
+ *	(under the irq descriptor's lock), read by @model->irq_work
  * @virq: Linux interrupt number of the INT pin
  * @props: device properties of the SPI device ("clock-frequency")
  * @swnode: software node carrying @props
@@ -172,8 +173,7 @@ struct mcpm;
  * @raw_reply: reply of the last transaction through debugfs "spi"
  * @raw_len: bytes in @raw_reply
  *
- * Everything but @level, @masked and @irq_work is guarded by
- * @model->lock.
+ * Everything but @level and @masked is guarded by @model->lock.
  */
 struct mcpm_chip {
 	struct mcpm *model;
@@ -188,7 +188,6 @@ struct mcpm_chip {
 
 	bool level;
 	bool masked;
-	struct irq_work irq_work;
 	unsigned int virq;
 
 	struct property_entry props[2];
@@ -211,6 +210,7 @@ struct mcpm_chip {
  * @ctlr: the SPI controller
  * @fwnode: name of @domain
  * @domain: the chips' interrupt lines
+ * @irq_work: raises every active, unmasked line in hard-IRQ context
  * @debugfs: the debugfs directory
  */
 struct mcpm {
@@ -222,6 +222,7 @@ struct mcpm {
 	struct spi_controller *ctlr;
 	struct fwnode_handle *fwnode;
 	struct irq_domain *domain;
+	struct irq_work irq_work;
 	struct dentry *debugfs;
 };
 
@@ -248,6 +249,7 @@ void mcpm_bus_update_lines(struct mcpm *model);
 int mcpm_irq_init(struct mcpm *model);
 void mcpm_irq_exit(struct mcpm *model);
 void mcpm_irq_set_level(struct mcpm_chip *chip, bool level);
+void mcpm_irq_kick(struct mcpm *model);
 
 /* model_spi.c */
 int mcpm_spi_init(struct mcpm *model);

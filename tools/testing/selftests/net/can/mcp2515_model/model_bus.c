@@ -259,7 +259,8 @@ int mcpm_bus_inject(struct mcpm_chip *chip, const struct mcpm_frame *f)
  * mcpm_bus_update_lines() - drive each chip's INT pin from its registers
  * @model: the model; model->lock held
  *
- * INT is active while an enabled interrupt flag is set.
+ * INT is active while an enabled interrupt flag is set. The active,
+ * unmasked lines fire together, soon after.
  */
 void mcpm_bus_update_lines(struct mcpm *model)
 {
@@ -272,4 +273,5 @@ void mcpm_bus_update_lines(struct mcpm *model)
 		mcpm_irq_set_level(chip, chip->regs[MCPM_CANINTE] &
 					 chip->regs[MCPM_CANINTF]);
 	}
+	mcpm_irq_kick(model);
 }

@@ -326,7 +326,7 @@ static int kind_of(u8 ins)
 
 static int xfer_kind(const struct mcpm_chip *chip)
 {
-	return kind_of(chip->xfer.ins);
+	return chip->xfer.kind;
 }
 
 /* The instruction byte: decode it and set up the register pointer. */
@@ -335,8 +335,9 @@ static void start(struct mcpm_chip *chip, u8 ins)
 	struct mcpm_xfer *x = &chip->xfer;
 
 	x->ins = ins;
+	x->kind = kind_of(ins);
 	x->limit = MCPM_NREGS - 1;
-	switch (kind_of(ins)) {
+	switch (x->kind) {
 	case KIND_UNKNOWN:
 		mcpm_violation(chip, "unknown instruction 0x%02x", ins);
 		x->stopped = true;

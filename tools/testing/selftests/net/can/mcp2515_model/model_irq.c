@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The chips' INT pins as a small interrupt domain with level flow. A
- * pin that is active and unmasked fires from an irq_work, so the
- * handler runs in hard-IRQ context like a real line's, never from the
- * process context of the SPI transfer that changed the level. Unmask
- * looks at the level again, so a line still active fires again.
+/* The chips' INT pins as a small interrupt domain with level flow. The
+ * pins that are active and unmasked fire from one irq_work, so the
+ * handlers run in hard-IRQ context like a real line's, never from the
+ * process context of the SPI transfer that changed the level, and one
+ * transfer that activates several pins costs one interrupt entry.
+ * Unmask looks at the level again, so a line still active fires again.
  */
 
 #include <linux/interrupt.h>
@@ -11,12 +12,19 @@
 #include <linux/irqdomain.h>
 #include "model.h"
 
+static bool wants_to_fire(const struct mcpm_chip *chip)
+{
+	return READ_ONCE(chip->level) && !READ_ONCE(chip->masked);
+}
+
 static void fire(struct irq_work *work)
 {
-	struct mcpm_chip *chip = container_of(work, struct mcpm_chip, irq_work);
+	struct mcpm *model = container_of(work, struct mcpm, irq_work);
+	unsigned int i;
 
-	if (READ_ONCE(chip->level) && !READ_ONCE(chip->masked))
-		generic_handle_irq(chip->virq);
+	for (i = 0; i < model->nchips; i++)
+		if (wants_to_fire(&model->chips[i]))
+			generic_handle_irq(model->chips[i].virq);
 }
 
 static void mcpm_irq_mask(struct irq_data *d)
@@ -32,7 +40,7 @@ static void mcpm_irq_unmask(struct irq_data *d)
 
 	WRITE_ONCE(chip->masked, false);
 	if (READ_ONCE(chip->level))
-		irq_work_queue(&chip->irq_work);
+		irq_work_queue(&chip->model->irq_work);
 }
 
 static struct irq_chip mcpm_irq_chip = {
@@ -68,15 +76,32 @@ static const struct irq_domain_ops mcpm_irq_ops = {
  * @chip: the chip; model->lock held (process context)
  * @level: the pin is active
  *
- * An active, unmasked pin gets its interrupt raised from hard-IRQ
- * context soon after; queueing twice raises it once.
+ * Nothing fires before mcpm_irq_kick().
  */
 void mcpm_irq_set_level(struct mcpm_chip *chip, bool level)
 {
 	lockdep_assert_held(&chip->model->lock);
 	WRITE_ONCE(chip->level, level);
-	if (level && !READ_ONCE(chip->masked))
-		irq_work_queue(&chip->irq_work);
+}
+
+/**
+ * mcpm_irq_kick() - raise the active, unmasked pins
+ * @model: the model; model->lock held (process context)
+ *
+ * Their interrupts fire from hard-IRQ context soon after; kicking again
+ * before that raises them once.
+ */
+void mcpm_irq_kick(struct mcpm *model)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&model->lock);
+	for (i = 0; i < model->nchips; i++) {
+		if (wants_to_fire(&model->chips[i])) {
+			irq_work_queue(&model->irq_work);
+			return;
+		}
+	}
 }
 
 /**
@@ -89,6 +114,7 @@ int mcpm_irq_init(struct mcpm *model)
 {
 	unsigned int i;
 
+	model->irq_work = IRQ_WORK_INIT_HARD(fire);
 	model->fwnode = irq_domain_alloc_named_fwnode("mcp2515_model");
 	if (!model->fwnode)
 		return -ENOMEM;
@@ -99,7 +125,6 @@ int mcpm_irq_init(struct mcpm *model)
 	for (i = 0; i < model->nchips; i++) {
 		/* Lines start masked until a driver requests them. */
 		model->chips[i].masked = true;
-		model->chips[i].irq_work = IRQ_WORK_INIT_HARD(fire);
 		model->chips[i].virq = irq_create_mapping(model->domain, i);
 		if (!model->chips[i].virq)
 			goto undo_mappings;
@@ -126,10 +151,9 @@ void mcpm_irq_exit(struct mcpm *model)
 {
 	unsigned int i;
 
-	for (i = 0; i < model->nchips; i++) {
-		irq_work_sync(&model->chips[i].irq_work);
+	irq_work_sync(&model->irq_work);
+	for (i = 0; i < model->nchips; i++)
 		irq_dispose_mapping(model->chips[i].virq);
-	}
 	irq_domain_remove(model->domain);
 	irq_domain_free_fwnode(model->fwnode);
 }

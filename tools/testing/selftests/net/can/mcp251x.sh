@@ -120,31 +120,32 @@ test_statistics_count_frames_and_bytes() {
 	[ $(($(can_stat "$B" rx_packets) - rx0)) -eq 2 ] || { fail "rx_packets"; return 1; }
 }
 
-# Frames come as fast as the sender can queue them, so the receiver's
-# chip may fill both buffers: what it delivers must keep the order, and
-# whatever it could not store must be counted as an overrun.
+# 300 frames queued at once (the queue holds them all, so none is
+# refused): the receiver's chip may fill both buffers. What it delivers
+# must keep the order, and whatever it could not store must be counted
+# as an overrun.
 test_burst_is_ordered_and_losses_counted() {
-	local tx0 rx0 ovr0 tx rx ovr prev=-1 id pid
+	local n=300 tx0 rx0 ovr0 tx rx ovr prev=-1 id pid
 
+	ip link set "$A" txqueuelen $((2 * n)) || return 1
 	tx0=$(can_stat "$A" tx_packets)
 	rx0=$(can_stat "$B" rx_packets)
 	ovr0=$(can_stat "$B" rx_over_errors)
 	timeout 60 candump -L "$B" > "$CAN_TMP/dump" 2>&1 &
 	pid=$!
 	wait_until 10 has_rx_entry "$B" || { fail "candump did not bind"; return 1; }
-	cangen -g 0 -i -I i -L 8 -D i -n 300 "$A" || { fail "cangen"; return 1; }
+	cangen -g 0 -I i -L 8 -D i -n $n "$A" || { fail "cangen"; return 1; }
 	burst_settled() {
 		tx=$(($(can_stat "$A" tx_packets) - tx0))
 		rx=$(($(can_stat "$B" rx_packets) - rx0))
 		ovr=$(($(can_stat "$B" rx_over_errors) - ovr0))
-		[ $((rx + ovr)) -ge "$tx" ]
+		[ "$tx" -eq $n ] && [ $((rx + ovr)) -ge "$tx" ]
 	}
-	wait_until 10 burst_settled || { fail "sent $tx, got $rx, overruns $ovr"; return 1; }
+	wait_until 30 burst_settled || { fail "sent $tx, got $rx, overruns $ovr"; return 1; }
 	sleep 0.5
 	kill "$pid"
 	wait "$pid" 2>/dev/null
 	log "sent $tx, received $rx, overruns $ovr"
-	[ "$tx" -ge 100 ] || { fail "only $tx frames sent"; return 1; }
 	[ "$(wc -l < "$CAN_TMP/dump")" -eq "$rx" ] || { fail "candump missed frames"; return 1; }
 	while read -r _ _ frame; do
 		id=$((16#${frame%%#*}))

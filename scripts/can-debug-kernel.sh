@@ -38,18 +38,31 @@ if [ ! -f "$src/.can-extracted" ]; then
 	touch "$src/.can-extracted"
 fi
 
-# Our tree replaces mainline's CAN code wholesale. rsync keeps our mtimes,
-# so make rebuilds exactly the objects whose sources changed.
+# Our tree replaces mainline's CAN code wholesale. Several trees share the
+# cache, so a source may be older than an object built from another
+# tree's copy: rsync compares contents (-c) and gives a file it rewrites
+# the current time (no -t), so make rebuilds exactly what differs from
+# the last build, whichever tree that came from.
+CAN_RSYNC="rsync -rlpgoD -c --delete"
+
 overlay() {
 	local d
 
 	for d in net/can drivers/net/can include/linux/can include/uapi/linux/can; do
 		mkdir -p "$src/$d"
-		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+		$CAN_RSYNC --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 			--exclude='*.mod*' --exclude='modules.order' \
 			"$TOP/$d/" "$src/$d/"
 	done
-	rsync -a "$TOP/include/uapi/linux/can.h" "$src/include/uapi/linux/can.h"
+	$CAN_RSYNC "$TOP/include/uapi/linux/can.h" "$src/include/uapi/linux/can.h"
+	# A cache filled by the older, mtime-keeping copy may hold objects
+	# newer than their sources: rebuild our code once to be sure.
+	if [ ! -f "$src/.can-overlay-by-content" ]; then
+		find "$src/net/can" "$src/drivers/net/can" "$src/include/linux/can" \
+			"$src/include/uapi/linux/can" "$src/include/uapi/linux/can.h" \
+			-type f -exec touch {} +
+		touch "$src/.can-overlay-by-content"
+	fi
 }
 
 # The configuration is allnoconfig plus both fragments, made afresh each
@@ -85,10 +98,11 @@ build_test_modules() {
 		d=$(dirname "$kbuild")
 		out=$TESTMODS/$(basename "$d")
 		mkdir -p "$out"
-		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+		$CAN_RSYNC --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 			--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
 			"$d/" "$out/"
-		if ! make -C "$src" O="$obj" M="$out" CAN_SRC="$TOP" W=1 modules >> "$log" 2>&1; then
+		if ! make -C "$src" O="$obj" M="$out" CAN_SRC="$TOP" W=1 modules \
+			>> "$log" 2>&1; then
 			grep -E 'error|warning:' "$log" | tail -20 >&2
 			exit 1
 		fi

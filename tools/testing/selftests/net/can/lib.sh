@@ -194,6 +194,59 @@ can_send_and_check() {
 	[ "$got" = "$CAN_FRAMES" ] || { fail "sent: $CAN_FRAMES got: $got"; return 1; }
 }
 
+# Checks that every controller driver must pass; each returns 0 or fails.
+
+# can_check_statistics FROM TO: a data and a remote frame count as two
+# packets each way and five bytes sent (remote frames carry none).
+can_check_statistics() {
+	local from=$1 to=$2 tx0 rx0 txb0
+
+	tx0=$(can_stat "$from" tx_packets)
+	txb0=$(can_stat "$from" tx_bytes)
+	rx0=$(can_stat "$to" rx_packets)
+	can_dump_start "$to" 2 || return 1
+	cansend "$from" 001#0102030405 && cansend "$from" 002#R8 || return 1
+	can_dump_finish || return 1
+	[ $(($(can_stat "$from" tx_packets) - tx0)) -eq 2 ] || { fail "tx_packets"; return 1; }
+	[ $(($(can_stat "$from" tx_bytes) - txb0)) -eq 5 ] ||
+		{ fail "tx_bytes (RTR counts 0)"; return 1; }
+	[ $(($(can_stat "$to" rx_packets) - rx0)) -eq 2 ] || { fail "rx_packets"; return 1; }
+}
+
+# can_check_listen_only DEV: a listening device drops what it is given
+# to send, counts it, and does not block its queue.
+can_check_listen_only() {
+	local dev=$1 drop0
+
+	can_bring_up "$dev" listen-only on || return 1
+	drop0=$(can_stat "$dev" tx_dropped)
+	cansend "$dev" 123#01 || { fail "cansend"; return 1; }
+	wait_until 5 test "$(can_stat "$dev" tx_dropped)" -eq $((drop0 + 1)) ||
+		{ fail "tx_dropped not counted"; return 1; }
+	cansend "$dev" 123#02 || { fail "queue stuck"; return 1; }
+	can_bring_up "$dev" listen-only off
+}
+
+# can_check_manual_restart DEV: "ip link ... restart" of a bus-off device
+# reports CAN_ERR_RESTARTED, counts the restart, and is refused once the
+# device is active again.
+can_check_manual_restart() {
+	local dev=$1 pid
+
+	timeout 10 candump -L -n 1 "$dev,#FFFFFFFF" > "$CAN_TMP/dump" 2>&1 &
+	pid=$!
+	wait_until 10 has_rx_entry "$dev" || { fail "candump did not bind"; return 1; }
+	ip link set "$dev" type can restart || return 1
+	wait "$pid" || { fail "no restart frame"; return 1; }
+	grep -q " 20000100#0000000000000000" "$CAN_TMP/dump" ||
+		{ fail "$(cat "$CAN_TMP/dump")"; return 1; }
+	can_state_is "$dev" ERROR-ACTIVE || { fail "state"; return 1; }
+	[ "$(can_xstat "$dev" 1)" = 1 ] || { fail "re-started $(can_xstat "$dev" 1)"; return 1; }
+	ip link set "$dev" type can restart 2>/dev/null &&
+		{ fail "restart while active"; return 1; }
+	return 0
+}
+
 lib_cleanup() {
 	local l
 

@@ -66,20 +66,7 @@ test_bus_off_drops_carrier() {
 }
 
 test_manual_restart_recovers_from_bus_off() {
-	local pid
-
-	timeout 10 candump -L -n 1 "$DEV,#FFFFFFFF" > "$CAN_TMP/dump" 2>&1 &
-	pid=$!
-	wait_until 10 has_rx_entry "$DEV" || { fail "candump did not bind"; return 1; }
-	ip link set "$DEV" type can restart || return 1
-	wait "$pid" || { fail "no restart frame"; return 1; }
-	grep -q " 20000100#0000000000000000" "$CAN_TMP/dump" ||
-		{ fail "$(cat "$CAN_TMP/dump")"; return 1; }
-	can_state_is "$DEV" ERROR-ACTIVE || { fail "state"; return 1; }
-	[ "$(can_xstat "$DEV" 1)" = 1 ] || { fail "re-started $(can_xstat "$DEV" 1)"; return 1; }
-	ip link set "$DEV" type can restart 2>/dev/null &&
-		{ fail "restart while active"; return 1; }
-	return 0
+	can_check_manual_restart "$DEV"
 }
 
 test_arbitration_lost_reports_bit() {

@@ -120,18 +120,21 @@ enum mcp251x_model {
  * @spi: the SPI device the chip sits on
  * @model: which chip; the MCP2510 lacks the buffer instructions
  * @lock: serialises every SPI transaction and multi-step chip update,
- *	and guards @spi_tx/@spi_rx, @tx_skb and @bec; process context only
- *	(the interrupt thread, the TX work, open/stop and mode changes)
+ *	and guards @spi_tx/@spi_rx, @is_open and the writers of @bec;
+ *	process context only (the interrupt thread, the TX work, open/stop
+ *	and mode changes)
  * @spi_tx: DMA-safe transmit buffer of a transaction
  * @spi_rx: DMA-safe receive buffer of a transaction
  * @wq: runs @tx_work; ordered so frames leave in the order they came
  * @tx_work: loads @tx_skb into TXB0 and requests its transmission
- * @tx_skb: the frame ndo_start_xmit handed over, until @tx_work takes it;
- *	the queue is stopped while a frame is in flight, so there is one
- * @bec: error counters as last read by the interrupt thread; the device
- *	layer may ask for them in atomic context, where SPI cannot run
- * @is_open: the interrupt thread may touch the device (between open's
- *	chip setup and stop's reset); read and written under @lock
+ * @tx_skb: the frame ndo_start_xmit (softirq, no lock) handed over, until
+ *	@tx_work takes it with xchg(); the queue is stopped while a frame
+ *	is in flight, so at most one waits here
+ * @bec: error counters as last read by the interrupt thread (written
+ *	under @lock, read locklessly with READ_ONCE: the device layer may
+ *	ask for them in atomic context, where SPI cannot run)
+ * @is_open: the interrupt thread and TX work may touch the chip (from
+ *	open's chip setup to stop's reset)
  * @power: optional supply of the chip
  * @transceiver: optional supply of the bus transceiver
  * @clk: optional clock of the chip's oscillator input

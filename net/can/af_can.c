@@ -274,9 +274,11 @@ int can_rx_register(struct net *net, struct net_device *dev,
 	if (dev && (dev->type != ARPHRD_CAN || !net_eq(net, dev_net(dev))))
 		return -ENODEV;
 
-	rcv = kmem_cache_zalloc(can_receiver_cache, GFP_KERNEL);
+	/* Every field is set here or by the list insertion. */
+	rcv = kmem_cache_alloc(can_receiver_cache, GFP_KERNEL);
 	if (!rcv)
 		return -ENOMEM;
+	rcv->matches = 0;
 	rcv->can_id = can_id;
 	rcv->mask = mask;
 	rcv->func = func;
@@ -347,9 +349,8 @@ void can_rx_unregister(struct net *net, struct net_device *dev,
 	spin_lock_bh(&cn->rx_lock);
 	table = can_rx_table_of(net, dev);
 	if (table)
-		rcv = can_rx_table_find(table, can_id, mask, func, data);
+		rcv = can_rx_table_remove(table, can_id, mask, func, data);
 	if (rcv) {
-		can_rx_table_del(table, rcv);
 		cn->entries--;
 	} else if (table) {
 		pr_warn("no subscription %03x/%03x on %s to remove\n",

@@ -41,7 +41,10 @@ enum can_rx_list {
  * @ident: short name of the subscriber, for /proc/net/can
  * @sk: socket that owns the subscription, held until @rcu has run
  * @matches: frames delivered, for /proc/net/can
- * @list: the list of its table it is in
+ *
+ * Which list an entry is in follows from @can_id and @mask as registered,
+ * so removal works it out again instead of storing it: that keeps the
+ * entry at 80 bytes on 64-bit, and there is one per filter.
  */
 struct can_receiver {
 	struct hlist_node node;
@@ -53,7 +56,6 @@ struct can_receiver {
 	const char *ident;
 	struct sock *sk;
 	unsigned long matches;
-	enum can_rx_list list;
 };
 
 #define CAN_SFF_SLOTS	BIT(CAN_SFF_ID_BITS)
@@ -171,10 +173,9 @@ struct can_rx_table *can_rx_table_alloc(struct can_pernet *cn);
 void can_rx_table_free(struct can_rx_table *table);
 unsigned int can_rx_table_drain(struct can_rx_table *table);
 int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv);
-struct can_receiver *can_rx_table_find(struct can_rx_table *table,
-				       canid_t can_id, canid_t mask,
-				       can_rx_func_t func, void *data);
-void can_rx_table_del(struct can_rx_table *table, struct can_receiver *rcv);
+struct can_receiver *can_rx_table_remove(struct can_rx_table *table,
+					 canid_t can_id, canid_t mask,
+					 can_rx_func_t func, void *data);
 void can_rx_normalize(canid_t *can_id, canid_t *mask);
 unsigned int can_rx_table_deliver(struct can_rx_table *table,
 				  struct sk_buff *skb);

@@ -70,12 +70,16 @@ static struct can_mask_group *can_group_get(struct can_rx_table *table,
 	return group;
 }
 
-static void can_group_put(struct can_mask_group *group)
+static void can_group_unlink(struct can_mask_group *group)
 {
-	if (--group->entries)
-		return;
 	hlist_del_rcu(&group->node);
 	kfree_rcu(group, rcu);
+}
+
+static void can_group_put(struct can_mask_group *group)
+{
+	if (!--group->entries)
+		can_group_unlink(group);
 }
 
 struct can_rx_table *can_rx_table_alloc(struct can_pernet *cn)
@@ -93,6 +97,7 @@ void can_rx_table_free(struct can_rx_table *table)
 	kvfree_rcu(table, rcu);
 }
 
+/* Unlink every entry of @head; the caller accounts for mask groups. */
 static unsigned int can_rx_drain_list(struct can_rx_table *table,
 				      struct hlist_head *head)
 {
@@ -101,7 +106,8 @@ static unsigned int can_rx_drain_list(struct can_rx_table *table,
 	unsigned int n = 0;
 
 	hlist_for_each_entry_safe(rcv, next, head, node) {
-		can_rx_table_del(table, rcv);
+		hlist_del_rcu(&rcv->node);
+		WRITE_ONCE(table->entries, table->entries - 1);
 		can_receiver_free(rcv);
 		n++;
 	}
@@ -129,10 +135,10 @@ unsigned int can_rx_table_drain(struct can_rx_table *table)
 		n += can_rx_drain_list(table, &table->sff[i]);
 	for (i = 0; i < CAN_EFF_SLOTS; i++)
 		n += can_rx_drain_list(table, &table->eff[i]);
-	/* The last filter of a group takes the group with it. */
 	hlist_for_each_entry_safe(group, next, &table->mask_groups, node) {
-		for (i = 0; i < ARRAY_SIZE(group->slot) && group->entries; i++)
+		for (i = 0; i < ARRAY_SIZE(group->slot); i++)
 			n += can_rx_drain_list(table, &group->slot[i]);
+		can_group_unlink(group);
 	}
 	return n;
 }
@@ -227,7 +233,6 @@ int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv)
 	enum can_rx_list which = can_rx_place(&rcv->can_id, &rcv->mask, &slot);
 
 	lockdep_assert_held(&table->cn->rx_lock);
-	rcv->list = which;
 	if (which == CAN_RX_FIL) {
 		group = can_group_get(table, rcv->mask);
 		if (!group)
@@ -242,71 +247,51 @@ int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv)
 	return 0;
 }
 
-/* Where the subscription with these (placed) values would be, or NULL. */
-static struct hlist_head *can_rx_find_head(struct can_rx_table *table,
-					   enum can_rx_list which,
-					   canid_t can_id, canid_t mask,
-					   unsigned int slot)
-{
-	struct can_mask_group *group;
-
-	if (which != CAN_RX_FIL)
-		return can_rx_list_head(table, which, slot);
-	group = can_group_find(table, mask);
-	return group ? can_group_slot(group, can_id) : NULL;
-}
-
 /**
- * can_rx_table_find() - the subscription made with these arguments
+ * can_rx_table_remove() - unlink the subscription made with these arguments
  * @table: table to search
  * @can_id: identifier as given to can_rx_register()
  * @mask: mask as given to can_rx_register()
  * @func: callback
  * @data: callback argument
  *
- * Context: the namespace's rx_lock held.
- * Return: the entry, or NULL.
+ * A mask group left empty goes with its last filter.
+ *
+ * Context: the namespace's rx_lock held. Readers may still see the entry
+ * until a grace period has passed.
+ * Return: the unlinked entry for the caller to free, or NULL.
  */
-struct can_receiver *can_rx_table_find(struct can_rx_table *table,
-				       canid_t can_id, canid_t mask,
-				       can_rx_func_t func, void *data)
+struct can_receiver *can_rx_table_remove(struct can_rx_table *table,
+					 canid_t can_id, canid_t mask,
+					 can_rx_func_t func, void *data)
 {
+	struct can_mask_group *group = NULL;
 	struct can_receiver *rcv;
 	struct hlist_head *head;
 	unsigned int slot;
 	enum can_rx_list which = can_rx_place(&can_id, &mask, &slot);
 
 	lockdep_assert_held(&table->cn->rx_lock);
-	head = can_rx_find_head(table, which, can_id, mask, slot);
-	if (!head)
-		return NULL;
+	if (which == CAN_RX_FIL) {
+		group = can_group_find(table, mask);
+		if (!group)
+			return NULL;
+		head = can_group_slot(group, can_id);
+	} else {
+		head = can_rx_list_head(table, which, slot);
+	}
+
 	hlist_for_each_entry(rcv, head, node) {
 		if (rcv->can_id == can_id && rcv->mask == mask &&
-		    rcv->func == func && rcv->data == data)
+		    rcv->func == func && rcv->data == data) {
+			hlist_del_rcu(&rcv->node);
+			WRITE_ONCE(table->entries, table->entries - 1);
+			if (group)
+				can_group_put(group);
 			return rcv;
+		}
 	}
 	return NULL;
-}
-
-/**
- * can_rx_table_del() - unlink a subscription found by can_rx_table_find()
- * @table: its table
- * @rcv: the subscription; free it after a grace period
- *
- * Context: the namespace's rx_lock held.
- */
-void can_rx_table_del(struct can_rx_table *table, struct can_receiver *rcv)
-{
-	struct can_mask_group *group;
-
-	lockdep_assert_held(&table->cn->rx_lock);
-	hlist_del_rcu(&rcv->node);
-	WRITE_ONCE(table->entries, table->entries - 1);
-	if (rcv->list != CAN_RX_FIL)
-		return;
-	group = can_group_find(table, rcv->mask);
-	if (group)
-		can_group_put(group);
 }
 
 /**

@@ -193,9 +193,7 @@ static void removed_filter_sees_nothing_and_frees_its_group(struct kunit *test)
 
 	subscribe(test, 0x120, 0x7F0, &hits);
 	spin_lock_bh(&fx->cn.rx_lock);
-	rcv = can_rx_table_find(fx->table, 0x120, 0x7F0, count_frame, &hits);
-	if (rcv)
-		can_rx_table_del(fx->table, rcv);
+	rcv = can_rx_table_remove(fx->table, 0x120, 0x7F0, count_frame, &hits);
 	spin_unlock_bh(&fx->cn.rx_lock);
 	KUNIT_ASSERT_NOT_NULL(test, rcv);
 	can_receiver_free(rcv);

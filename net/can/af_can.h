@@ -32,7 +32,8 @@ enum can_rx_list {
 
 /**
  * struct can_receiver - one subscription made with can_rx_register()
- * @node: link in one list of a receive table, walked under RCU
+ * @next: the next entry of its list in a receive table, followed under
+ *	RCU (see rx_table.c)
  * @rcu: deferred free once no reader can see the entry
  * @can_id: identifier, already reduced by @mask (see can_rx_table_add)
  * @mask: identifier bits compared; for error filters the error classes
@@ -42,12 +43,13 @@ enum can_rx_list {
  * @sk: socket that owns the subscription, held until @rcu has run
  * @matches: frames delivered, for /proc/net/can
  *
- * Which list an entry is in follows from @can_id and @mask as registered,
- * so removal works it out again instead of storing it: that keeps the
- * entry at 80 bytes on 64-bit, and there is one per filter.
+ * There is one entry per filter, so it is kept small: 72 bytes on 64-bit.
+ * Which list it is in follows from @can_id and @mask as registered, and
+ * removal finds its predecessor while searching for it, so the entry
+ * stores neither.
  */
 struct can_receiver {
-	struct hlist_node node;
+	struct can_receiver __rcu *next;
 	struct rcu_head rcu;
 	canid_t can_id;
 	canid_t mask;
@@ -56,6 +58,11 @@ struct can_receiver {
 	const char *ident;
 	struct sock *sk;
 	unsigned long matches;
+};
+
+/* The first entry of a singly linked list of subscriptions. */
+struct can_rcv_list {
+	struct can_receiver __rcu *first;
 };
 
 #define CAN_SFF_SLOTS	BIT(CAN_SFF_ID_BITS)
@@ -80,10 +87,10 @@ struct can_receiver {
  */
 struct can_rx_table {
 	struct rcu_head rcu;
-	struct hlist_head list[CAN_RX_SFF];
+	struct can_rcv_list list[CAN_RX_SFF];
 	struct hlist_head mask_groups;
-	struct hlist_head sff[CAN_SFF_SLOTS];
-	struct hlist_head eff[CAN_EFF_SLOTS];
+	struct can_rcv_list sff[CAN_SFF_SLOTS];
+	struct can_rcv_list eff[CAN_EFF_SLOTS];
 	unsigned int entries;
 	struct can_pernet *cn;
 };

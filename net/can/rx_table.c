@@ -6,6 +6,13 @@
  * identifier bits the mask keeps: a frame costs one lookup per distinct
  * mask, however many filters share it (tuple space search). Only
  * inverted and error filters, which usually all match, are lists.
+ *
+ * Every list of subscriptions is singly linked. A subscription is only
+ * ever removed by searching its list for it, which finds the predecessor
+ * on the way, so a back pointer would be 8 bytes per filter for nothing.
+ * Writers hold the namespace's rx_lock; readers follow ->next under RCU.
+ * An unlinked entry keeps its ->next, so a reader standing on it walks
+ * on, and is freed after a grace period.
  */
 
 #include <linux/can.h>
@@ -18,6 +25,25 @@
 
 #define CAN_EFF_RTR_FLAGS (CAN_EFF_FLAG | CAN_RTR_FLAG)
 #define CAN_GROUP_HASH_BITS 8
+
+/* Readers, under rcu_read_lock(). */
+static struct can_receiver *can_rcv_first(const struct can_rcv_list *list)
+{
+	return rcu_dereference(list->first);
+}
+
+static struct can_receiver *can_rcv_next(const struct can_receiver *rcv)
+{
+	return rcu_dereference(rcv->next);
+}
+
+/* Readers that may hold the namespace's rx_lock instead. */
+#define can_rcv_deref_check(p, table)					\
+	rcu_dereference_check(p, lockdep_is_held(&(table)->cn->rx_lock))
+
+/* Writers, with the namespace's rx_lock held. */
+#define can_rcv_deref_locked(p, table)					\
+	rcu_dereference_protected(p, lockdep_is_held(&(table)->cn->rx_lock))
 
 /**
  * struct can_mask_group - the id/mask filters of a table that share a mask
@@ -34,11 +60,11 @@ struct can_mask_group {
 	struct rcu_head rcu;
 	canid_t mask;
 	unsigned int entries;
-	struct hlist_head slot[BIT(CAN_GROUP_HASH_BITS)];
+	struct can_rcv_list slot[BIT(CAN_GROUP_HASH_BITS)];
 };
 
-static struct hlist_head *can_group_slot(struct can_mask_group *group,
-					 canid_t can_id)
+static struct can_rcv_list *can_group_slot(struct can_mask_group *group,
+					   canid_t can_id)
 {
 	return &group->slot[hash_32(can_id, CAN_GROUP_HASH_BITS)];
 }
@@ -97,18 +123,36 @@ void can_rx_table_free(struct can_rx_table *table)
 	kvfree_rcu(table, rcu);
 }
 
-/* Unlink every entry of @head; the caller accounts for mask groups. */
-static unsigned int can_rx_drain_list(struct can_rx_table *table,
-				      struct hlist_head *head)
+/* Link @rcv in at the head of @list. */
+static void can_rcv_push(struct can_rx_table *table, struct can_rcv_list *list,
+			 struct can_receiver *rcv)
 {
-	struct can_receiver *rcv;
-	struct hlist_node *next;
+	RCU_INIT_POINTER(rcv->next, can_rcv_deref_locked(list->first, table));
+	rcu_assign_pointer(list->first, rcv);
+	WRITE_ONCE(table->entries, table->entries + 1);
+}
+
+/* Unlink the entry that @link (a list head or a ->next) points to. Its
+ * successor is published already, so readers need no barrier for it.
+ */
+static struct can_receiver *can_rcv_unlink(struct can_rx_table *table,
+					   struct can_receiver __rcu **link)
+{
+	struct can_receiver *rcv = can_rcv_deref_locked(*link, table);
+
+	RCU_INIT_POINTER(*link, can_rcv_deref_locked(rcv->next, table));
+	WRITE_ONCE(table->entries, table->entries - 1);
+	return rcv;
+}
+
+/* Unlink every entry of @list; the caller accounts for mask groups. */
+static unsigned int can_rx_drain_list(struct can_rx_table *table,
+				      struct can_rcv_list *list)
+{
 	unsigned int n = 0;
 
-	hlist_for_each_entry_safe(rcv, next, head, node) {
-		hlist_del_rcu(&rcv->node);
-		WRITE_ONCE(table->entries, table->entries - 1);
-		can_receiver_free(rcv);
+	while (can_rcv_deref_locked(list->first, table)) {
+		can_receiver_free(can_rcv_unlink(table, &list->first));
 		n++;
 	}
 	return n;
@@ -206,9 +250,9 @@ static unsigned int can_rx_list_slots(enum can_rx_list which)
 }
 
 /* The list of a subscription outside the mask groups. */
-static struct hlist_head *can_rx_list_head(struct can_rx_table *table,
-					   enum can_rx_list which,
-					   unsigned int slot)
+static struct can_rcv_list *can_rx_list_head(struct can_rx_table *table,
+					     enum can_rx_list which,
+					     unsigned int slot)
 {
 	if (which == CAN_RX_SFF)
 		return &table->sff[slot];
@@ -228,7 +272,7 @@ static struct hlist_head *can_rx_list_head(struct can_rx_table *table,
 int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv)
 {
 	struct can_mask_group *group;
-	struct hlist_head *head;
+	struct can_rcv_list *list;
 	unsigned int slot;
 	enum can_rx_list which = can_rx_place(&rcv->can_id, &rcv->mask, &slot);
 
@@ -238,12 +282,11 @@ int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv)
 		if (!group)
 			return -ENOMEM;
 		group->entries++;
-		head = can_group_slot(group, rcv->can_id);
+		list = can_group_slot(group, rcv->can_id);
 	} else {
-		head = can_rx_list_head(table, which, slot);
+		list = can_rx_list_head(table, which, slot);
 	}
-	hlist_add_head_rcu(&rcv->node, head);
-	WRITE_ONCE(table->entries, table->entries + 1);
+	can_rcv_push(table, list, rcv);
 	return 0;
 }
 
@@ -266,8 +309,9 @@ struct can_receiver *can_rx_table_remove(struct can_rx_table *table,
 					 can_rx_func_t func, void *data)
 {
 	struct can_mask_group *group = NULL;
+	struct can_receiver __rcu **link;
 	struct can_receiver *rcv;
-	struct hlist_head *head;
+	struct can_rcv_list *list;
 	unsigned int slot;
 	enum can_rx_list which = can_rx_place(&can_id, &mask, &slot);
 
@@ -276,22 +320,34 @@ struct can_receiver *can_rx_table_remove(struct can_rx_table *table,
 		group = can_group_find(table, mask);
 		if (!group)
 			return NULL;
-		head = can_group_slot(group, can_id);
+		list = can_group_slot(group, can_id);
 	} else {
-		head = can_rx_list_head(table, which, slot);
+		list = can_rx_list_head(table, which, slot);
 	}
 
-	hlist_for_each_entry(rcv, head, node) {
+	for (link = &list->first; (rcv = can_rcv_deref_locked(*link, table));
+	     link = &rcv->next) {
 		if (rcv->can_id == can_id && rcv->mask == mask &&
 		    rcv->func == func && rcv->data == data) {
-			hlist_del_rcu(&rcv->node);
-			WRITE_ONCE(table->entries, table->entries - 1);
+			can_rcv_unlink(table, link);
 			if (group)
 				can_group_put(group);
 			return rcv;
 		}
 	}
 	return NULL;
+}
+
+static unsigned int can_rx_walk_list(struct can_rx_table *table,
+				     struct can_rcv_list *list,
+				     can_rx_walk_fn fn, void *arg)
+{
+	struct can_receiver *rcv = can_rcv_deref_check(list->first, table);
+	unsigned int n = 0;
+
+	for (; rcv; rcv = can_rcv_deref_check(rcv->next, table), n++)
+		fn(rcv, arg);
+	return n;
 }
 
 /**
@@ -309,23 +365,19 @@ unsigned int can_rx_table_walk(struct can_rx_table *table,
 			       void *arg)
 {
 	struct can_mask_group *group;
-	struct can_receiver *rcv;
 	unsigned int i, n = 0;
 
 	if (which == CAN_RX_FIL) {
-		hlist_for_each_entry_rcu(group, &table->mask_groups, node)
+		hlist_for_each_entry_rcu(group, &table->mask_groups, node,
+					 lockdep_is_held(&table->cn->rx_lock))
 			for (i = 0; i < ARRAY_SIZE(group->slot); i++)
-				hlist_for_each_entry_rcu(rcv, &group->slot[i], node) {
-					fn(rcv, arg);
-					n++;
-				}
+				n += can_rx_walk_list(table, &group->slot[i],
+						      fn, arg);
 		return n;
 	}
 	for (i = 0; i < can_rx_list_slots(which); i++)
-		hlist_for_each_entry_rcu(rcv, can_rx_list_head(table, which, i), node) {
-			fn(rcv, arg);
-			n++;
-		}
+		n += can_rx_walk_list(table, can_rx_list_head(table, which, i),
+				      fn, arg);
 	return n;
 }
 
@@ -343,10 +395,10 @@ static void can_rx_deliver(struct can_receiver *rcv, struct sk_buff *skb)
 static unsigned int can_rx_deliver_inverted(struct can_rx_table *table,
 					    struct sk_buff *skb, canid_t can_id)
 {
-	struct can_receiver *rcv;
+	struct can_receiver *rcv = can_rcv_first(&table->list[CAN_RX_INV]);
 	unsigned int matches = 0;
 
-	hlist_for_each_entry_rcu(rcv, &table->list[CAN_RX_INV], node) {
+	for (; rcv; rcv = can_rcv_next(rcv)) {
 		if ((can_id & rcv->mask) != rcv->can_id) {
 			can_rx_deliver(rcv, skb);
 			matches++;
@@ -366,7 +418,8 @@ static unsigned int can_rx_deliver_grouped(struct can_rx_table *table,
 
 	hlist_for_each_entry_rcu(group, &table->mask_groups, node) {
 		key = can_id & group->mask;
-		hlist_for_each_entry_rcu(rcv, can_group_slot(group, key), node) {
+		rcv = can_rcv_first(can_group_slot(group, key));
+		for (; rcv; rcv = can_rcv_next(rcv)) {
 			if (rcv->can_id == key) {
 				can_rx_deliver(rcv, skb);
 				matches++;
@@ -379,10 +432,10 @@ static unsigned int can_rx_deliver_grouped(struct can_rx_table *table,
 static unsigned int can_rx_deliver_error(struct can_rx_table *table,
 					 struct sk_buff *skb, canid_t can_id)
 {
-	struct can_receiver *rcv;
+	struct can_receiver *rcv = can_rcv_first(&table->list[CAN_RX_ERR]);
 	unsigned int matches = 0;
 
-	hlist_for_each_entry_rcu(rcv, &table->list[CAN_RX_ERR], node) {
+	for (; rcv; rcv = can_rcv_next(rcv)) {
 		if (can_id & rcv->mask) {
 			can_rx_deliver(rcv, skb);
 			matches++;
@@ -394,21 +447,21 @@ static unsigned int can_rx_deliver_error(struct can_rx_table *table,
 static unsigned int can_rx_deliver_exact(struct can_rx_table *table,
 					 struct sk_buff *skb, canid_t can_id)
 {
+	struct can_rcv_list *list;
 	struct can_receiver *rcv;
-	struct hlist_head *head;
 	unsigned int matches = 0;
 
 	if (can_id & CAN_RTR_FLAG)
 		return 0;
 	if (can_id & CAN_EFF_FLAG) {
-		head = &table->eff[can_eff_slot(can_id)];
+		list = &table->eff[can_eff_slot(can_id)];
 	} else {
 		/* Bits above the 11 of a standard frame do not count. */
 		can_id &= CAN_SFF_MASK;
-		head = &table->sff[can_id];
+		list = &table->sff[can_id];
 	}
 
-	hlist_for_each_entry_rcu(rcv, head, node) {
+	for (rcv = can_rcv_first(list); rcv; rcv = can_rcv_next(rcv)) {
 		if (rcv->can_id == can_id) {
 			can_rx_deliver(rcv, skb);
 			matches++;
@@ -441,7 +494,8 @@ unsigned int can_rx_table_deliver(struct can_rx_table *table,
 	if (can_id & CAN_ERR_FLAG)
 		return can_rx_deliver_error(table, skb, can_id);
 
-	hlist_for_each_entry_rcu(rcv, &table->list[CAN_RX_ALL], node) {
+	rcv = can_rcv_first(&table->list[CAN_RX_ALL]);
+	for (; rcv; rcv = can_rcv_next(rcv)) {
 		can_rx_deliver(rcv, skb);
 		matches++;
 	}

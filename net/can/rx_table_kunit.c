@@ -202,6 +202,73 @@ static void removed_filter_sees_nothing_and_frees_its_group(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, hlist_empty(&fx->table->mask_groups));
 }
 
+/* Remove what subscribe() added; true if it was there. */
+static bool unsubscribe(struct kunit *test, canid_t can_id, canid_t mask,
+			unsigned int *hits)
+{
+	struct rx_fixture *fx = test->priv;
+	struct can_receiver *rcv;
+
+	spin_lock_bh(&fx->cn.rx_lock);
+	rcv = can_rx_table_remove(fx->table, can_id, mask, count_frame, hits);
+	spin_unlock_bh(&fx->cn.rx_lock);
+	if (rcv)
+		can_receiver_free(rcv);
+	return rcv;
+}
+
+/* The lists are singly linked: removal must relink the predecessor,
+ * whether the entry is first, in the middle or last.
+ */
+static void removal_relinks_head_middle_and_tail(struct kunit *test)
+{
+	struct rx_fixture *fx = test->priv;
+	unsigned int a = 0, b = 0, c = 0;
+
+	/* Each goes in at the head: the list is c, b, a. */
+	subscribe(test, 0x123, EXACT_SFF, &a);
+	subscribe(test, 0x123, EXACT_SFF, &b);
+	subscribe(test, 0x123, EXACT_SFF, &c);
+
+	KUNIT_EXPECT_TRUE(test, unsubscribe(test, 0x123, EXACT_SFF, &b));
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x123), 2U);
+	KUNIT_EXPECT_TRUE(test, unsubscribe(test, 0x123, EXACT_SFF, &c));
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x123), 1U);
+	KUNIT_EXPECT_TRUE(test, unsubscribe(test, 0x123, EXACT_SFF, &a));
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x123), 0U);
+	KUNIT_EXPECT_EQ(test, a, 2U);
+	KUNIT_EXPECT_EQ(test, b, 0U);
+	KUNIT_EXPECT_EQ(test, c, 1U);
+	KUNIT_EXPECT_EQ(test, fx->table->entries, 0U);
+}
+
+/* Removal finds the list again from identifier and mask: filters that
+ * differ only in CAN_INV_FILTER or CAN_ERR_FLAG are told apart.
+ */
+static void removal_tells_apart_inverted_and_error_twins(struct kunit *test)
+{
+	unsigned int plain = 0, inverted = 0, errors = 0, grouped = 0;
+
+	subscribe(test, 0x120, 0x7F0, &plain);
+	subscribe(test, 0x120 | CAN_INV_FILTER, 0x7F0, &inverted);
+	subscribe(test, 0, CAN_ERR_FLAG | 0x7F0, &errors);
+	subscribe(test, 0, 0x7F0, &grouped);
+
+	KUNIT_EXPECT_FALSE(test, unsubscribe(test, 0x120, 0x7F0, &errors));
+	KUNIT_EXPECT_TRUE(test, unsubscribe(test, 0x120 | CAN_INV_FILTER,
+					    0x7F0, &inverted));
+	KUNIT_EXPECT_TRUE(test, unsubscribe(test, 0, CAN_ERR_FLAG | 0x7F0,
+					    &errors));
+	/* What is left: the two id/mask filters of one group. */
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x125), 1U);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x005), 1U);
+	KUNIT_EXPECT_EQ(test, deliver(test, CAN_ERR_FLAG | 0x010), 0U);
+	KUNIT_EXPECT_EQ(test, plain, 1U);
+	KUNIT_EXPECT_EQ(test, grouped, 1U);
+	KUNIT_EXPECT_EQ(test, inverted, 0U);
+	KUNIT_EXPECT_EQ(test, errors, 0U);
+}
+
 static struct kunit_case can_rx_table_cases[] = {
 	KUNIT_CASE(exact_sff_filter_sees_its_id_only),
 	KUNIT_CASE(exact_eff_filter_skips_sff_frame_of_same_number),
@@ -212,6 +279,8 @@ static struct kunit_case can_rx_table_cases[] = {
 	KUNIT_CASE(error_filter_sees_its_classes_only),
 	KUNIT_CASE(catch_all_sees_every_data_frame),
 	KUNIT_CASE(removed_filter_sees_nothing_and_frees_its_group),
+	KUNIT_CASE(removal_relinks_head_middle_and_tail),
+	KUNIT_CASE(removal_tells_apart_inverted_and_error_twins),
 	{}
 };
 

@@ -51,9 +51,15 @@ static struct raw_rx_info *raw_rx_info(struct sk_buff *skb)
 /* Whether this delivery of @skb is the one that reaches the socket. */
 static bool raw_first_delivery(struct raw_sock *ro, const struct sk_buff *skb)
 {
-	struct raw_last_frame *last = this_cpu_ptr(ro->last);
-	int skbcnt = can_skb_prv((struct sk_buff *)skb)->skbcnt;
+	struct raw_last_frame __percpu *pcpu = READ_ONCE(ro->last);
+	struct raw_last_frame *last;
+	int skbcnt;
 
+	/* No state: the socket has one subscription, so one delivery. */
+	if (!pcpu)
+		return true;
+	last = this_cpu_ptr(pcpu);
+	skbcnt = can_skb_prv((struct sk_buff *)skb)->skbcnt;
 	if (last->skb != skb || last->skbcnt != skbcnt) {
 		last->skb = skb;
 		last->skbcnt = skbcnt;
@@ -254,14 +260,55 @@ static void raw_sock_destruct(struct sock *sk)
 	free_percpu(raw_sk(sk)->last);
 }
 
+/**
+ * raw_track_repeats() - let raw_rcv() recognise a frame it saw already
+ * @sk: the socket
+ *
+ * A frame reaches a socket once per subscription it matches. A socket
+ * with a single subscription (one filter, no error mask) cannot get a
+ * frame twice, and raw_rcv() keeps no state for it: that spares most
+ * sockets a per-CPU allocation. A socket binding with more subscriptions
+ * can: even one filter and an error mask both match an error frame if
+ * the filter has CAN_ERR_FLAG in its mask. So can the old and the new
+ * subscriptions of a bound socket while it changes them (the new ones
+ * come first, so that no frame is missed). Before either happens the
+ * socket gets per-CPU state, which it keeps. On a bound socket a frame
+ * may be in delivery that saw no state yet; a grace period lets it finish
+ * before the caller subscribes.
+ *
+ * Context: process; rtnl_lock() and lock_sock() held. May sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int raw_track_repeats(struct sock *sk)
+{
+	struct raw_sock *ro = raw_sk(sk);
+	struct raw_last_frame __percpu *last;
+
+	if (ro->last)
+		return 0;
+	last = alloc_percpu(struct raw_last_frame);
+	if (!last)
+		return -ENOMEM;
+	/* raw_rcv() must see the zeroed state behind the pointer. */
+	smp_store_release(&ro->last, last);
+	/* Expedited under rtnl_lock(), which we should not hold for long. */
+	if (ro->bound)
+		synchronize_net();
+	return 0;
+}
+
+/* More than one subscription once bound: see raw_track_repeats(). */
+static bool raw_may_repeat(const struct raw_sock *ro)
+{
+	return ro->count + !!ro->err_mask > 1;
+}
+
 /* A new socket receives every frame of every interface once bound. */
 static int raw_init(struct sock *sk)
 {
 	struct raw_sock *ro = raw_sk(sk);
 
-	ro->last = alloc_percpu(struct raw_last_frame);
-	if (!ro->last)
-		return -ENOMEM;
+	ro->last = NULL;
 	sk->sk_destruct = raw_sock_destruct;
 
 	ro->loopback = 1;
@@ -344,6 +391,12 @@ static int raw_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 	lock_sock(sk);
 	if (ro->bound && ro->ifindex == ifindex)
 		goto unlock;
+	/* Or the old and the new binding overlap for a moment. */
+	if (raw_may_repeat(ro) || ro->bound) {
+		err = raw_track_repeats(sk);
+		if (err)
+			goto unlock;
+	}
 
 	if (ifindex) {
 		dev = raw_get_can_dev(sk, ifindex);

@@ -41,7 +41,8 @@ struct raw_last_frame {
  * @filter: the filters; points to @one_filter when @count is at most 1
  * @one_filter: storage for a single filter, the common case
  * @err_mask: CAN_RAW_ERR_FILTER
- * @last: per-CPU duplicate detection, read by raw_rcv()
+ * @last: per-CPU duplicate detection, read by raw_rcv(); NULL while the
+ *	socket cannot see a frame twice (see raw_track_repeats())
  *
  * Settings and filters change under rtnl_lock() and lock_sock(), in that
  * order (the device notifier runs with rtnl held). raw_rcv() reads the
@@ -82,6 +83,7 @@ int raw_subscribe_errors(struct net *net, struct net_device *dev,
 void raw_unsubscribe_errors(struct net *net, struct net_device *dev,
 			    struct sock *sk, can_err_mask_t err_mask);
 struct net_device *raw_bound_dev(struct sock *sk);
+int raw_track_repeats(struct sock *sk);
 void raw_rcv(struct sk_buff *oskb, void *data);
 
 int raw_setsockopt(struct socket *sock, int level, int optname,

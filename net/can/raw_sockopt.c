@@ -50,9 +50,15 @@ static int raw_swap_filters(struct sock *sk, struct can_filter *filter,
 	struct net_device *dev;
 	int err;
 
+	/* An unbound socket gets its state, if it needs any, in bind(). */
 	if (!ro->bound) {
 		raw_install_filters(ro, filter, count);
 		return 0;
+	}
+	err = raw_track_repeats(sk);
+	if (err) {
+		raw_drop_filters(filter, count);
+		return err;
 	}
 
 	dev = raw_bound_dev(sk);
@@ -116,6 +122,9 @@ static int raw_set_err_filter(struct sock *sk, sockptr_t optval,
 	rtnl_lock();
 	lock_sock(sk);
 	if (ro->bound) {
+		err = raw_track_repeats(sk);
+		if (err)
+			goto out;
 		dev = raw_bound_dev(sk);
 		if (IS_ERR(dev)) {
 			err = PTR_ERR(dev);

@@ -253,6 +253,41 @@ TEST_F(filter, filters_set_before_bind_apply_after_bind)
 	EXPECT_EQ(0, passes(&self->b, 0x56));
 }
 
+/*
+ * A socket keeps no per-CPU duplicate state until it may need it (see
+ * raw_track_repeats()): several filters before bind, or a second bind.
+ */
+TEST_F(filter, several_filters_set_before_bind_deliver_once)
+{
+	struct can_filter f[2] = { { 0x123, CAN_SFF_MASK }, { 0, 0 } };
+	int fd = ct_raw_socket();
+
+	ASSERT_LE(0, fd);
+	close(self->b.rx);
+	self->b.rx = fd;
+	ASSERT_EQ(0, ct_set_filters(self->b.rx, f, 2));
+	ASSERT_EQ(0, ct_bind(self->b.rx, self->b.ifindex));
+	EXPECT_EQ(1, passes(&self->b, 0x123));
+	EXPECT_EQ(1, passes(&self->b, 0x456));
+	EXPECT_TRUE(ct_is_quiet(self->b.rx));
+}
+
+TEST_F(filter, socket_bound_again_delivers_each_frame_once)
+{
+	int fd = ct_raw_socket();
+
+	ASSERT_LE(0, fd);
+	close(self->b.rx);
+	self->b.rx = fd;
+	ASSERT_EQ(0, ct_bind(self->b.rx, 0));
+	EXPECT_EQ(1, passes(&self->b, 0x123));
+	ASSERT_EQ(0, ct_bind(self->b.rx, self->b.ifindex));
+	EXPECT_EQ(1, passes(&self->b, 0x124));
+	ASSERT_EQ(0, ct_bind(self->b.rx, 0));
+	EXPECT_EQ(1, passes(&self->b, 0x125));
+	EXPECT_TRUE(ct_is_quiet(self->b.rx));
+}
+
 /* Error frames: built by a raw socket and looped back like any frame. */
 FIXTURE(errclass)
 {
@@ -306,6 +341,24 @@ TEST_F(errclass, err_mask_does_not_replace_data_filters)
 	EXPECT_EQ(1, passes(&self->b, 0x123));
 	EXPECT_EQ(0, passes(&self->b, 0x124));
 	EXPECT_EQ(1, passes(&self->b, CAN_ERR_FLAG | variant->class));
+}
+
+/* A filter on error frames and the error mask: two subscriptions that
+ * match the same frame, set up before bind.
+ */
+TEST_F(errclass, error_filter_and_err_mask_deliver_an_error_frame_once)
+{
+	struct can_filter f = { 0, CAN_ERR_FLAG | variant->class };
+	int fd = ct_raw_socket();
+
+	ASSERT_LE(0, fd);
+	close(self->b.rx);
+	self->b.rx = fd;
+	ASSERT_EQ(0, ct_set_filters(self->b.rx, &f, 1));
+	ASSERT_EQ(0, ct_set_err_mask(self->b.rx, variant->class));
+	ASSERT_EQ(0, ct_bind(self->b.rx, self->b.ifindex));
+	EXPECT_EQ(1, passes(&self->b, CAN_ERR_FLAG | variant->class));
+	EXPECT_TRUE(ct_is_quiet(self->b.rx));
 }
 
 TEST_F(errclass, cleared_err_mask_stops_error_frames)

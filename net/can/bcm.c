@@ -196,12 +196,14 @@ static int bcm_release(struct socket *sock)
 
 	lock_sock(sk);
 	bcm_proc_sock_remove(bo);
-	list_for_each_entry_safe(op, next, &bo->tx_ops, list)
-		bcm_op_destroy(op);
-	list_for_each_entry_safe(op, next, &bo->rx_ops, list) {
+	list_for_each_entry_safe(op, next, &bo->tx_ops.list, list)
+		bcm_op_destroy(&bo->tx_ops, op);
+	list_for_each_entry_safe(op, next, &bo->rx_ops.list, list) {
 		bcm_rx_unregister(op);
-		bcm_op_destroy(op);
+		bcm_op_destroy(&bo->rx_ops, op);
 	}
+	bcm_ops_destroy(&bo->tx_ops);
+	bcm_ops_destroy(&bo->rx_ops);
 	WRITE_ONCE(bo->bound, false);
 	bo->ifindex = 0;
 
@@ -287,8 +289,8 @@ static int bcm_sock_init(struct sock *sk)
 
 	bo->bound = false;
 	bo->ifindex = 0;
-	INIT_LIST_HEAD(&bo->tx_ops);
-	INIT_LIST_HEAD(&bo->rx_ops);
+	bcm_ops_init(&bo->tx_ops);
+	bcm_ops_init(&bo->rx_ops);
 	atomic_long_set(&bo->dropped, 0);
 	bo->pde = NULL;
 

@@ -32,14 +32,29 @@
 #define BCM_SLOT_PENDING	BIT(1)	/* a change waits for the throttle */
 
 /**
+ * struct bcm_ops - the operations of one kind that a socket holds
+ * @list: all of them, newest first; an RCU list, changed under
+ *	lock_sock(), walked under rcu_read_lock() by /proc
+ * @buckets: index by identifier and interface once there are more than a
+ *	few, else NULL (see bcm_index.c); lock_sock()
+ * @bits: the index has 2^@bits buckets
+ * @count: operations on @list
+ */
+struct bcm_ops {
+	struct list_head list;
+	struct hlist_head *buckets;
+	unsigned int bits;
+	unsigned int count;
+};
+
+/**
  * struct bcm_sock - a CAN_BCM socket
  * @sk: the socket, first so that the core's sk allocation fits
  * @bound: connect() succeeded; written under lock_sock(), read without
  *	it (READ_ONCE) by sendmsg's early check
  * @ifindex: the connected interface, 0 for all; lock_sock()
- * @tx_ops: cyclic transmissions; RCU list, changed under lock_sock(),
- *	walked under rcu_read_lock() by /proc
- * @rx_ops: receive filters; the same rules as @tx_ops
+ * @tx_ops: cyclic transmissions
+ * @rx_ops: receive filters
  * @node: entry in the list the netdevice notifier walks, under
  *	bcm_sockets_lock
  * @dropped: replies lost because the receive queue was full or no
@@ -51,8 +66,8 @@ struct bcm_sock {
 	struct sock sk;
 	bool bound;
 	int ifindex;
-	struct list_head tx_ops;
-	struct list_head rx_ops;
+	struct bcm_ops tx_ops;
+	struct bcm_ops rx_ops;
 	struct list_head node;
 	atomic_long_t dropped;
 	struct proc_dir_entry *pde;
@@ -93,7 +108,8 @@ struct bcm_rx {
 
 /**
  * struct bcm_op - one cyclic transmission or one receive filter
- * @list: entry in bcm_sock.tx_ops or .rx_ops
+ * @list: entry in the list of bcm_sock.tx_ops or .rx_ops
+ * @by_id: entry in the index of the same, if it has one
  * @rcu: frees the operation once lockless readers are gone
  * @bo: the owning socket; valid while @dead is false (checked under @lock)
  *	or while the caller owns the socket lock
@@ -127,6 +143,7 @@ struct bcm_rx {
  */
 struct bcm_op {
 	struct list_head list;
+	struct hlist_node by_id;
 	struct rcu_head rcu;
 	struct bcm_sock *bo;
 	canid_t can_id;
@@ -180,17 +197,23 @@ void bcm_op_set_timers(struct bcm_op *op, const struct bcm_msg_head *head);
 struct bcm_op *bcm_op_alloc(struct bcm_sock *bo,
 			    const struct bcm_request *req, bool is_rx);
 void bcm_op_free(struct bcm_op *op);
-struct bcm_op *bcm_op_find(struct list_head *ops,
-			   const struct bcm_request *req);
-void bcm_op_destroy(struct bcm_op *op);
+void bcm_op_destroy(struct bcm_ops *ops, struct bcm_op *op);
 int bcm_frames_copy_in(const struct bcm_request *req,
 		       struct canfd_frame *frames, u32 n, bool check_len);
 struct canfd_frame *bcm_frames_from_msg(const struct bcm_request *req,
 					u32 n, bool check_len);
 void bcm_report(struct bcm_op *op, u32 opcode,
 		const struct canfd_frame *frames, u32 nframes, bool stamped);
-int bcm_op_read(struct list_head *ops, const struct bcm_request *req,
+int bcm_op_read(struct bcm_ops *ops, const struct bcm_request *req,
 		u32 opcode);
+
+/* bcm_index.c */
+void bcm_ops_init(struct bcm_ops *ops);
+void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op);
+void bcm_ops_del(struct bcm_ops *ops, struct bcm_op *op);
+struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
+			    const struct bcm_request *req);
+void bcm_ops_destroy(struct bcm_ops *ops);
 
 /* bcm_tx.c */
 int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req);

@@ -116,32 +116,8 @@ void bcm_op_free(struct bcm_op *op)
 }
 
 /**
- * bcm_op_find() - look up the operation a request addresses
- * @ops: bcm_sock.tx_ops or .rx_ops
- * @req: the request
- *
- * An operation is named by its identifier, its interface and whether it
- * handles CAN FD frames.
- *
- * Context: lock_sock() held.
- * Return: the operation or NULL.
- */
-struct bcm_op *bcm_op_find(struct list_head *ops,
-			   const struct bcm_request *req)
-{
-	bool is_fd = req->head.flags & CAN_FD_FRAME;
-	struct bcm_op *op;
-
-	list_for_each_entry(op, ops, list) {
-		if (op->can_id == req->head.can_id &&
-		    op->ifindex == req->ifindex && op->is_fd == is_fd)
-			return op;
-	}
-	return NULL;
-}
-
-/**
  * bcm_op_destroy() - unlist, stop and free an operation
+ * @ops: the operations it belongs to
  * @op: a listed operation; a receive filter must be unregistered from
  *	the core already
  *
@@ -154,11 +130,11 @@ struct bcm_op *bcm_op_find(struct list_head *ops,
  *
  * Context: process, lock_sock() held.
  */
-void bcm_op_destroy(struct bcm_op *op)
+void bcm_op_destroy(struct bcm_ops *ops, struct bcm_op *op)
 {
 	sock_owned_by_me(&op->bo->sk);
 
-	list_del_rcu(&op->list);
+	bcm_ops_del(ops, op);
 
 	spin_lock_bh(&op->lock);
 	op->dead = true;
@@ -315,7 +291,7 @@ void bcm_report(struct bcm_op *op, u32 opcode,
 
 /**
  * bcm_op_read() - answer TX_READ or RX_READ
- * @ops: the list the request addresses
+ * @ops: the operations the request addresses
  * @req: the request
  * @opcode: TX_STATUS or RX_STATUS
  *
@@ -324,10 +300,10 @@ void bcm_report(struct bcm_op *op, u32 opcode,
  * Context: process, lock_sock() held.
  * Return: 0, -EINVAL if no such operation exists, -ENOMEM.
  */
-int bcm_op_read(struct list_head *ops, const struct bcm_request *req,
+int bcm_op_read(struct bcm_ops *ops, const struct bcm_request *req,
 		u32 opcode)
 {
-	struct bcm_op *op = bcm_op_find(ops, req);
+	struct bcm_op *op = bcm_ops_find(ops, req);
 	struct sk_buff *skb;
 
 	if (!op)

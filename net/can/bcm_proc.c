@@ -113,9 +113,9 @@ static int bcm_proc_show(struct seq_file *m, void *v)
 				   ifname));
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(op, &bo->rx_ops, list)
+	list_for_each_entry_rcu(op, &bo->rx_ops.list, list)
 		bcm_proc_show_rx(m, op);
-	list_for_each_entry_rcu(op, &bo->tx_ops, list)
+	list_for_each_entry_rcu(op, &bo->tx_ops.list, list)
 		bcm_proc_show_tx(m, op);
 	rcu_read_unlock();
 

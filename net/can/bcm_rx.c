@@ -188,7 +188,7 @@ static int bcm_rx_create(struct bcm_sock *bo, const struct bcm_request *req)
 	err = bcm_rx_register(op);
 	if (err)
 		goto free_op;
-	list_add_rcu(&op->list, &bo->rx_ops);
+	bcm_ops_add(&bo->rx_ops, op);
 	bcm_rx_kick(op, head);
 	return 0;
 
@@ -267,7 +267,7 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req)
 	if (err)
 		return err;
 
-	op = bcm_op_find(&bo->rx_ops, req);
+	op = bcm_ops_find(&bo->rx_ops, req);
 	err = op ? bcm_rx_change(op, req) : bcm_rx_create(bo, req);
 	if (err)
 		return err;
@@ -284,12 +284,12 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req)
  */
 int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req)
 {
-	struct bcm_op *op = bcm_op_find(&bo->rx_ops, req);
+	struct bcm_op *op = bcm_ops_find(&bo->rx_ops, req);
 
 	if (!op)
 		return -EINVAL;
 	bcm_rx_unregister(op);
-	bcm_op_destroy(op);
+	bcm_op_destroy(&bo->rx_ops, op);
 	return 0;
 }
 
@@ -310,7 +310,7 @@ void bcm_rx_dev_gone(struct bcm_sock *bo, struct net_device *dev)
 
 	sock_owned_by_me(&bo->sk);
 
-	list_for_each_entry(op, &bo->rx_ops, list) {
+	list_for_each_entry(op, &bo->rx_ops.list, list) {
 		if (op->rx.dev == dev)
 			bcm_rx_unregister(op);
 		if (op->ifindex)

@@ -237,7 +237,7 @@ static struct bcm_op *bcm_tx_create(struct bcm_sock *bo,
 	bcm_tx_take_settings(op, head);
 	spin_unlock_bh(&op->lock);
 
-	list_add_rcu(&op->list, &bo->tx_ops);
+	bcm_ops_add(&bo->tx_ops, op);
 	return op;
 }
 
@@ -291,7 +291,7 @@ int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req)
 	if ((head->flags & SETTIMER) && !bcm_timers_valid(head))
 		return -EINVAL;
 
-	op = bcm_op_find(&bo->tx_ops, req);
+	op = bcm_ops_find(&bo->tx_ops, req);
 	if (op) {
 		err = bcm_tx_change(op, req);
 		if (err)
@@ -315,11 +315,11 @@ int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req)
  */
 int bcm_tx_delete(struct bcm_sock *bo, const struct bcm_request *req)
 {
-	struct bcm_op *op = bcm_op_find(&bo->tx_ops, req);
+	struct bcm_op *op = bcm_ops_find(&bo->tx_ops, req);
 
 	if (!op)
 		return -EINVAL;
-	bcm_op_destroy(op);
+	bcm_op_destroy(&bo->tx_ops, op);
 	return 0;
 }
 
@@ -382,7 +382,7 @@ void bcm_tx_dev_gone(struct bcm_sock *bo, struct net_device *dev)
 
 	sock_owned_by_me(&bo->sk);
 
-	list_for_each_entry(op, &bo->tx_ops, list) {
+	list_for_each_entry(op, &bo->tx_ops.list, list) {
 		if (op->ifindex == dev->ifindex)
 			hrtimer_cancel(&op->timer);
 	}

@@ -410,6 +410,74 @@ TEST_F(rx, update_forgets_what_the_filter_saw)
 	EXPECT_EQ(4, next_change(self->s, &self->r, variant, 1000));
 }
 
+/*
+ * Enough filters that the socket indexes them (bcm_index.c): each must
+ * still be found by its own identifier and frame type, deleted alone,
+ * and report only its own frames.
+ */
+#define MANY_OPS 300
+
+TEST_F(rx, many_filters_are_each_found_and_deleted_alone)
+{
+	canid_t id;
+	int n;
+
+	for (id = 0x100; id < 0x100 + MANY_OPS; id++) {
+		rx_request(&self->m, variant, RX_FILTER_ID, id, 0);
+		ASSERT_LT(0, bcm_write(self->s, &self->m));
+	}
+	for (id = 0x100; id < 0x100 + MANY_OPS; id++) {
+		ASSERT_EQ((int)sizeof(self->m.head),
+			  bcm_request(self->s, RX_READ, fd_flag(variant), id));
+		n = bcm_read(self->s, &self->r, 1000, NULL, NULL);
+		ASSERT_EQ((int)sizeof(self->r.head), n);
+		ASSERT_EQ(id, self->r.head.can_id);
+	}
+	/* Another frame type or identifier names no filter. */
+	EXPECT_EQ(-EINVAL, bcm_request(self->s, RX_READ,
+				       fd_flag(variant) ^ CAN_FD_FRAME, 0x100));
+	EXPECT_EQ(-EINVAL, bcm_request(self->s, RX_READ, fd_flag(variant),
+				       0x100 + MANY_OPS));
+
+	for (id = 0x100; id < 0x100 + MANY_OPS; id += 2)
+		ASSERT_EQ((int)sizeof(self->m.head),
+			  bcm_request(self->s, RX_DELETE, fd_flag(variant), id));
+	for (id = 0x100; id < 0x100 + MANY_OPS; id++)
+		ASSERT_EQ((id & 1) ? (int)sizeof(self->m.head) : -EINVAL,
+			  bcm_request(self->s, RX_READ, fd_flag(variant), id));
+	drain(self->s);
+
+	inject(self->raw, variant, 0x100, 1, 0, 1);
+	inject(self->raw, variant, 0x101, 2, 0, 1);
+	ASSERT_EQ(2, next_change(self->s, &self->r, variant, 1000));
+	EXPECT_EQ(0x101u, self->r.head.can_id);
+	EXPECT_EQ(-1, next_change(self->s, &self->r, variant, 200));
+}
+
+TEST_F(rx, classic_and_fd_filters_on_one_id_are_two_filters)
+{
+	canid_t id;
+
+	/* Enough others that the lookup goes through the index. */
+	for (id = 0x200; id < 0x240; id++) {
+		bcm_head(&self->m, RX_SETUP, RX_FILTER_ID, id, 0);
+		ASSERT_LT(0, bcm_write(self->s, &self->m));
+	}
+	bcm_head(&self->m, RX_SETUP, RX_FILTER_ID, 0x123, 0);
+	ASSERT_LT(0, bcm_write(self->s, &self->m));
+	bcm_head(&self->m, RX_SETUP, RX_FILTER_ID | CAN_FD_FRAME, 0x123, 0);
+	ASSERT_LT(0, bcm_write(self->s, &self->m));
+
+	/* Each variant deletes its own kind first, then the other. */
+	ASSERT_EQ((int)sizeof(self->m.head),
+		  bcm_request(self->s, RX_DELETE, fd_flag(variant), 0x123));
+	EXPECT_EQ(-EINVAL,
+		  bcm_request(self->s, RX_DELETE, fd_flag(variant), 0x123));
+	EXPECT_EQ((int)sizeof(self->m.head),
+		  bcm_request(self->s, RX_DELETE,
+			      fd_flag(variant) ^ CAN_FD_FRAME, 0x123));
+}
+
 /* A socket connected to all interfaces, and two interfaces. */
 FIXTURE(all) {
 	char ifname[2][IFNAMSIZ];

@@ -370,6 +370,38 @@ TEST_F(tx, read_reports_settings_and_frames)
 	}
 }
 
+/* Enough operations that the socket indexes them (bcm_index.c). */
+#define MANY_OPS 300
+
+TEST_F(tx, many_operations_are_each_found_and_deleted_alone)
+{
+	struct bcm_msg r;
+	canid_t id;
+	__u8 byte;
+
+	for (id = 0x100; id < 0x100 + MANY_OPS; id++) {
+		bcm_head(&self->m, TX_SETUP, fd_flag(variant), id, 1);
+		put_frame(&self->m, variant, 0, id, 1, id & 0xff);
+		ASSERT_LT(0, bcm_write(self->s, &self->m));
+	}
+	/* Read back in another order than the one they were made in. */
+	for (id = 0x100 + MANY_OPS - 1; id >= 0x100; id--) {
+		ASSERT_EQ((int)sizeof(r.head),
+			  bcm_request(self->s, TX_READ, fd_flag(variant), id));
+		ASSERT_LT(0, bcm_read(self->s, &r, 1000, NULL, NULL));
+		ASSERT_EQ(id, r.head.can_id);
+		byte = variant->fd ? r.fd[0].data[0] : r.cc[0].data[0];
+		ASSERT_EQ(id & 0xff, byte);
+	}
+	for (id = 0x100; id < 0x100 + MANY_OPS; id++) {
+		ASSERT_EQ((int)sizeof(r.head),
+			  bcm_request(self->s, TX_DELETE, fd_flag(variant), id));
+		ASSERT_EQ(-EINVAL,
+			  bcm_request(self->s, TX_READ, fd_flag(variant), id));
+	}
+	EXPECT_TRUE(quiet_for(self->raw, 100));
+}
+
 TEST_F(tx, every_sent_frame_counts_down)
 {
 	struct canfd_frame cf;

@@ -98,8 +98,9 @@ static int bench_jitter(int ifindex, long period_us, int seconds)
 	printf("jitter.abs_dev_p50_us %.3f\n", dev[(n - 1) / 2] / 1000.0);
 	printf("jitter.abs_dev_p99_us %.3f\n", dev[(n - 1) * 99 / 100] / 1000.0);
 	printf("jitter.abs_dev_max_us %.3f\n", dev[n - 2] / 1000.0);
-	printf("jitter.drift_ppm %.1f\n",
-	       ((double)(t[n - 1] - t[0]) / (n - 1) / (period_us * 1000.0) - 1) * 1e6);
+	/* How far the mean period is off, either way. */
+	printf("jitter.abs_drift_ppm %.1f\n",
+	       fabs((double)(t[n - 1] - t[0]) / (n - 1) / (period_us * 1000.0) - 1) * 1e6);
 	free(t);
 	free(dev);
 	return 0;

@@ -61,7 +61,7 @@ static void bcm_ops_reindex(struct bcm_ops *ops, unsigned int bits)
 			       bcm_ops_bucket(ops, op->can_id, op->ifindex));
 }
 
-/* Once operations outnumber buckets, make two to four buckets for each. */
+/* Once operations outnumber buckets, make about four buckets for each. */
 static void bcm_ops_grow(struct bcm_ops *ops)
 {
 	unsigned int bits = ops->buckets ? ops->bits : 0;

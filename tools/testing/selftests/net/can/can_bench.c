@@ -60,9 +60,25 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static void set_filters(int s, const struct can_filter *f, int nf)
+{
+	if (setsockopt(s, SOL_CAN_RAW, CAN_RAW_FILTER, f, nf * sizeof(*f)))
+		die("CAN_RAW_FILTER");
+}
+
+static void bind_to_bench_if(int s)
+{
+	struct sockaddr_can addr = {
+		.can_family = AF_CAN, .can_ifindex = ifindex,
+	};
+
+	if (bind(s, (struct sockaddr *)&addr, sizeof(addr)))
+		die("bind");
+}
+
+/* A bound raw socket; @nf < 0 keeps the default filter. */
 static int raw_socket(const struct can_filter *f, int nf, int fd_frames)
 {
-	struct sockaddr_can addr = { .can_family = AF_CAN };
 	int s = socket(PF_CAN, SOCK_RAW, CAN_RAW);
 
 	if (s < 0)
@@ -70,11 +86,9 @@ static int raw_socket(const struct can_filter *f, int nf, int fd_frames)
 	if (fd_frames &&
 	    setsockopt(s, SOL_CAN_RAW, CAN_RAW_FD_FRAMES, &fd_frames, sizeof(fd_frames)))
 		die("CAN_RAW_FD_FRAMES");
-	if (nf >= 0 && setsockopt(s, SOL_CAN_RAW, CAN_RAW_FILTER, f, nf * sizeof(*f)))
-		die("CAN_RAW_FILTER");
-	addr.can_ifindex = ifindex;
-	if (bind(s, (struct sockaddr *)&addr, sizeof(addr)))
-		die("bind");
+	if (nf >= 0)
+		set_filters(s, f, nf);
+	bind_to_bench_if(s);
 	return s;
 }
 
@@ -246,19 +260,14 @@ static double filter_bytes(int n)
 		f[i] = missing_filter("sff", i);
 	for (i = 0; i < MEMFILT_SOCKETS; i++) {
 		s[i] = socket(PF_CAN, SOCK_RAW, CAN_RAW);
-		if (s[i] < 0 || setsockopt(s[i], SOL_CAN_RAW, CAN_RAW_FILTER, NULL, 0))
-			die("socket without filters");
+		if (s[i] < 0)
+			die("socket");
+		set_filters(s[i], NULL, 0);
 	}
 	before = slab_baseline();
 	for (i = 0; i < MEMFILT_SOCKETS; i++) {
-		struct sockaddr_can addr = {
-			.can_family = AF_CAN, .can_ifindex = ifindex,
-		};
-
-		if (setsockopt(s[i], SOL_CAN_RAW, CAN_RAW_FILTER, f, n * sizeof(*f)))
-			die("CAN_RAW_FILTER");
-		if (bind(s[i], (struct sockaddr *)&addr, sizeof(addr)))
-			die("bind");
+		set_filters(s[i], f, n);
+		bind_to_bench_if(s[i]);
 	}
 	return (double)(slab_bytes() - before) / (MEMFILT_SOCKETS * n);
 }

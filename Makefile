@@ -14,15 +14,24 @@
 #   make patches-check  the series, checkpatch, and a build of every prefix
 #   make deps       install what the above need (Debian packages)
 #
-# KDIR picks the newest installed linux-headers-*-amd64; set it (or KVER)
-# to build against another. The running kernel is never consulted.
+# KVER defaults to the kernel of Debian's linux-image-amd64, the one the VM
+# boots; set KVER (or KDIR) to build against another installed kernel. The
+# running kernel is never consulted.
 
 SRC := $(CURDIR)
 BUILD ?= $(SRC)/build
 SELFTESTS := tools/testing/selftests/net/can
 
-KDIR ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64)))
+# The default kernel is the one the VM boots: the version Debian's
+# linux-image-amd64 points to. It is looked up when a recipe first needs
+# it, after "need-deps" has installed the packages, and only once.
+ifdef KDIR
 KVER ?= $(patsubst linux-headers-%,%,$(notdir $(KDIR)))
+else
+KVER ?= $(eval KVER := $(shell $(SRC)/scripts/can-deps.sh kver))$(or $(KVER),$(error \
+	no kernel version to build for; see the message above))
+KDIR = /usr/src/linux-headers-$(KVER)
+endif
 
 # Our headers must win over the kernel's copies of the same files, so they
 # go in front of LINUXINCLUDE through NOSTDINC_FLAGS (which Kbuild places
@@ -35,7 +44,7 @@ CAN_CONFIG := CONFIG_CAN=m CONFIG_CAN_RAW=m CONFIG_CAN_BCM=m CONFIG_CAN_VCAN=m \
 	CONFIG_CAN_SJA1000=m CONFIG_CAN_KVASER_PCI=m CONFIG_CAN_PCM3680_PCI=m \
 	CONFIG_CAN_MCP251X=m
 
-KBUILD_ARGS := -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
+KBUILD_ARGS = -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
 
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 

@@ -7,6 +7,9 @@
 #   can-deps.sh check     exit 0 if everything is installed
 #   can-deps.sh install   install it with apt-get
 #   can-deps.sh ksft      print the directory holding kselftest_harness.h
+#   can-deps.sh kver      print the version of the kernel the VM boots by
+#                         default (Debian's linux-image-amd64), after
+#                         checking that its image and headers are there
 
 set -eu
 
@@ -54,6 +57,32 @@ ksft_dir() {
 	echo "$CACHE/linux-source-6.1/tools/testing/selftests"
 }
 
+# The kernel linux-image-amd64 depends on, not the newest headers found:
+# with 6.12's headers also installed that would pick a kernel whose image
+# the VM may not have.
+default_kver() {
+	local image kver
+
+	image=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null |
+		grep -o 'linux-image-[^ ,]*' | head -1)
+	if [ -z "$image" ]; then
+		echo "can-deps: linux-image-amd64 is not installed (make deps)" >&2
+		return 1
+	fi
+	kver=${image#linux-image-}
+	if [ ! -f "/boot/vmlinuz-$kver" ]; then
+		echo "can-deps: $image is not installed: no /boot/vmlinuz-$kver" >&2
+		return 1
+	fi
+	if [ ! -d "/usr/src/linux-headers-$kver" ]; then
+		echo "can-deps: the VM boots /boot/vmlinuz-$kver but" \
+			"/usr/src/linux-headers-$kver is missing" \
+			"(install linux-headers-$kver, or set KVER)" >&2
+		return 1
+	fi
+	echo "$kver"
+}
+
 case "${1:-}" in
 check)
 	[ -z "$(missing_packages)" ]
@@ -64,8 +93,11 @@ install)
 ksft)
 	ksft_dir
 	;;
+kver)
+	default_kver
+	;;
 *)
-	echo "usage: $0 check|install|ksft" >&2
+	echo "usage: $0 check|install|ksft|kver" >&2
 	exit 2
 	;;
 esac

@@ -507,17 +507,23 @@ def build_prefixes(repo, jobs):
     return bad
 
 
-def checkpatch(patches):
+def checkpatch(repo, patches):
     """checkpatch.pl --strict on each patch; returns how many have findings
-    (any error, warning or check makes checkpatch exit non-zero)."""
-    cp = '/usr/src/linux-source-6.1/scripts/checkpatch.pl'
+    (any error, warning or check makes checkpatch exit non-zero). The
+    script comes from the base tree, which is unpacked by then; a missing
+    script or perl is an error of its own, never counted as a finding."""
+    cp = os.path.join(repo, 'scripts', 'checkpatch.pl')
+    if not os.path.isfile(cp):
+        sys.exit(f'can-patches: no checkpatch.pl at {cp}')
+    if not shutil.which('perl'):
+        sys.exit('can-patches: perl is not installed (checkpatch.pl needs it)')
     bad = 0
     for p in patches:
         r = subprocess.run(['perl', cp, '--strict', '--no-tree', '-q', p],
                            capture_output=True, text=True)
         if r.returncode:
             bad += 1
-            print(r.stdout[-3000:])
+            print(r.stdout[-3000:] or r.stderr[-3000:])
     print(f'can-patches: checkpatch --strict: {bad} patches with findings')
     return bad
 
@@ -555,7 +561,7 @@ def main():
     print(f'can-patches: {len(patches) - 1} patches in {args.out}; tree: {repo} (branch can-series)')
     failed = 0
     if args.checkpatch:
-        failed += checkpatch(patches[1:])
+        failed += checkpatch(repo, patches[1:])
     if args.build:
         failed += build_prefixes(repo, args.jobs)
     return 1 if failed else 0

@@ -62,8 +62,7 @@ if [ $# -gt 0 ] && [ ! -x "$1" ] && ! command -v "$1" > /dev/null; then
 fi
 
 if [ -z "$KVER" ]; then
-	KVER=$(basename "$(ls -d /usr/src/linux-headers-*-amd64 | sort -V | tail -1)")
-	KVER=${KVER#linux-headers-}
+	KVER=$("$(dirname "$0")"/../../../../../scripts/can-deps.sh kver) || exit 2
 fi
 if [ -z "$KIMG" ]; then
 	KIMG=/boot/vmlinuz-$KVER

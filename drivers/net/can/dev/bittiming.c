@@ -83,7 +83,9 @@ static bool search_timing(const struct can_bittiming_const *btc,
 
 	for (tseg = btc->tseg1_max + btc->tseg2_max; tseg >= tseg_min; tseg--) {
 		u32 total = CAN_SYNC_SEG + tseg;
-		u32 brp = DIV_ROUND_CLOSEST(clock_hz, total * bitrate);
+		/* In 64 bits: 385 quanta at 16 Mbit/s already wrap 32. */
+		u32 brp = DIV_ROUND_CLOSEST_ULL((u64)clock_hz,
+						(u64)total * bitrate);
 
 		brp = max(brp / btc->brp_inc * btc->brp_inc, btc->brp_inc);
 		if (brp < btc->brp_min || brp > btc->brp_max)
@@ -152,7 +154,9 @@ static int check_given_timing(struct can_bittiming *bt,
 
 	if (!bt->sjw)
 		bt->sjw = 1;
-	if (bt->sjw > btc->sjw_max ||
+	/* Each part on its own too, or a huge pair could wrap into range. */
+	if (bt->prop_seg > btc->tseg1_max || bt->phase_seg1 > btc->tseg1_max ||
+	    bt->sjw > btc->sjw_max ||
 	    tseg1 < btc->tseg1_min || tseg1 > btc->tseg1_max ||
 	    bt->phase_seg2 < btc->tseg2_min ||
 	    bt->phase_seg2 > btc->tseg2_max) {
@@ -184,14 +188,19 @@ static int check_given_timing(struct can_bittiming *bt,
  *
  * Any context; pure calculation.
  *
- * Return: 0, -EINVAL if @bt gives both or neither of bitrate and tq or
- * the prescaler is out of range, -ERANGE for segments out of range,
+ * Return: 0, -EINVAL if @bt gives both or neither of bitrate and tq, a
+ * sample point of 100 % or more, or the prescaler is out of range,
+ * -ERANGE for segments out of range,
  * -EDOM if the bitrate cannot be reached within 5 %.
  */
 int can_bittiming_fill(struct can_bittiming *bt,
 		       const struct can_bittiming_const *btc, u32 clock_hz,
 		       struct netlink_ext_ack *extack)
 {
+	if (bt->sample_point >= 1000) {
+		NL_SET_ERR_MSG(extack, "sample point must lie inside the bit");
+		return -EINVAL;
+	}
 	if (!bt->tq && bt->bitrate && bt->bitrate <= clock_hz)
 		return calc_from_bitrate(bt, btc, clock_hz, extack);
 	if (bt->tq && !bt->bitrate)

@@ -214,6 +214,52 @@ static void bitrate_and_quanta_together_are_refused(struct kunit *test)
 						 NULL), -EINVAL);
 }
 
+static void sample_point_outside_the_bit_is_refused(struct kunit *test)
+{
+	struct can_bittiming at_end = { .bitrate = 500000, .sample_point = 1000 };
+	struct can_bittiming huge = { .bitrate = 500000, .sample_point = U32_MAX };
+
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&at_end, &sja1000_limits, 8000000,
+						 NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&huge, &sja1000_limits, 8000000,
+						 NULL), -EINVAL);
+}
+
+/* 0xffffffff + 3 wraps to 2: within limits if only the sum were checked. */
+static void wrapping_segment_sum_is_refused(struct kunit *test)
+{
+	struct can_bittiming wrapped = {
+		.tq = 125, .prop_seg = U32_MAX, .phase_seg1 = 3, .phase_seg2 = 2,
+	};
+
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&wrapped, &sja1000_limits, 8000000,
+						 NULL), -ERANGE);
+}
+
+/* A fast FD-class controller: quanta times bitrate passes 2^32. */
+static void large_products_do_not_wrap(struct kunit *test)
+{
+	static const struct can_bittiming_const wide = {
+		.name = "wide",
+		.tseg1_min = 2, .tseg1_max = 256, .tseg2_min = 1, .tseg2_max = 128,
+		.sjw_max = 128, .brp_min = 1, .brp_max = 512, .brp_inc = 1,
+	};
+	struct can_bittiming bt = { .bitrate = 16777216 };
+	int err;
+
+	/* 256 quanta times 2^24 bit/s is exactly 2^32. */
+	err = can_bittiming_fill(&bt, &wide, 80000000, NULL);
+	if (!err)
+		expect_consistent(test, &bt, &wide, 80000000);
+	else
+		KUNIT_EXPECT_EQ(test, err, -EDOM);
+
+	bt = (struct can_bittiming){ .bitrate = 1000000 };
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &wide, 80000000, NULL), 0);
+	expect_consistent(test, &bt, &wide, 80000000);
+	KUNIT_EXPECT_EQ(test, bt.bitrate, 1000000);
+}
+
 static struct kunit_case bittiming_cases[] = {
 	KUNIT_CASE(sja1000_at_8mhz_reaches_common_bitrates),
 	KUNIT_CASE(mcp251x_at_8mhz_reaches_common_bitrates),
@@ -226,6 +272,9 @@ static struct kunit_case bittiming_cases[] = {
 	KUNIT_CASE(given_quanta_default_sjw_to_one),
 	KUNIT_CASE(given_quanta_outside_limits_are_refused),
 	KUNIT_CASE(bitrate_and_quanta_together_are_refused),
+	KUNIT_CASE(sample_point_outside_the_bit_is_refused),
+	KUNIT_CASE(wrapping_segment_sum_is_refused),
+	KUNIT_CASE(large_products_do_not_wrap),
 	{ }
 };
 

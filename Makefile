@@ -145,7 +145,7 @@ CAN_INSTALL = $(CAN_INSTALL_PROTOCOLS) $(if $(filter 1,$(DRIVERS)),$(CAN_INSTALL
 CAN_INSTALL_FLAGS = --kver $(KVER) $(if $(DESTDIR),--destdir $(DESTDIR)) \
 	$(if $(filter 1,$(FORCE)),--force)
 
-.PHONY: install uninstall dkms-deb dkms-build dkms-clean
+.PHONY: install uninstall dkms-deb dkms-build dkms-clean install-test-prep
 
 # Like the kernel's modules_install, install does not build: run "make"
 # as yourself first, then "make install" as root.
@@ -169,3 +169,9 @@ dkms-build:
 dkms-clean:
 	$(MAKE) $(KBUILD_ARGS) clean
 
+# can_install.sh installs into a copy of Debian's CAN modules, which the
+# guest hides, and reads the .deb: both are made here, on the host.
+check: install-test-prep dkms-deb
+
+install-test-prep: need-deps
+	$(SRC)/$(SELFTESTS)/can_install.sh --prepare $(KVER) $(BUILD)/install-test

@@ -171,7 +171,8 @@ check_users() {
 		echo "because they need symbols of a module we replace and ours differ"
 		echo "(modversions CRC) or are missing:"
 		echo "$broken" | sed 's/^/  /'
-		echo "Install anyway, and lose those modules, with FORCE=1 (make install FORCE=1);"
+		echo "Install anyway, and lose those modules, with FORCE=1 (make install FORCE=1;"
+		echo "for the DKMS package, CAN_STACK_FORCE=1 in dkms's environment);"
 		echo "make uninstall brings them back."
 	} >&2
 	exit 1

@@ -130,3 +130,48 @@ patches: need-deps
 # /var/cache/can-stack/patches-obj (see the script and can.txt).
 patches-check: need-deps
 	$(SRC)/scripts/can-patches.py --checkpatch --build
+
+# ---- Installing: make install / uninstall / dkms-deb ----
+#
+# The protocol layer is what "make install" puts in updates/ by default:
+# every protocol module we build belongs in this list. Our device layer and
+# drivers replace Debian's only on request (DRIVERS=1): Debian's can-dev
+# and drivers run on our core as they are.
+CAN_INSTALL_PROTOCOLS := net/can/can.ko net/can/can-raw.ko net/can/can-bcm.ko
+CAN_INSTALL_DRIVERS := drivers/net/can/dev/can-dev.ko drivers/net/can/vcan.ko \
+	drivers/net/can/sja1000/sja1000.ko drivers/net/can/sja1000/kvaser_pci.ko \
+	drivers/net/can/sja1000/pcm3680_pci.ko drivers/net/can/spi/mcp251x.ko
+CAN_INSTALL = $(CAN_INSTALL_PROTOCOLS) $(if $(filter 1,$(DRIVERS)),$(CAN_INSTALL_DRIVERS))
+CAN_INSTALL_FLAGS = --kver $(KVER) $(if $(DESTDIR),--destdir $(DESTDIR)) \
+	$(if $(filter 1,$(FORCE)),--force)
+
+.PHONY: install uninstall dkms-deb dkms-build dkms-clean install-test-prep
+
+# Like the kernel's modules_install, install does not build: run "make"
+# as yourself first, then "make install" as root.
+install:
+	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) install $(CAN_INSTALL)
+
+uninstall:
+	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) uninstall
+
+# build/can-stack-dkms_VERSION_all.deb: the source in /usr/src and a
+# dkms.conf that builds CAN_INSTALL (so DRIVERS=1 applies) for each kernel.
+dkms-deb:
+	$(SRC)/scripts/dkms/can-dkms-deb.sh $(BUILD) $(CAN_INSTALL)
+
+# What dkms.conf runs in its copy of the source, for the kernel DKMS names;
+# the build fails where "make install" would refuse.
+dkms-build:
+	$(MAKE) $(KBUILD_ARGS) modules
+	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) check $(CAN_INSTALL)
+
+dkms-clean:
+	$(MAKE) $(KBUILD_ARGS) clean
+
+# can_install.sh installs into a copy of Debian's CAN modules, which the
+# guest hides, and reads the .deb: both are made here, on the host.
+check: install-test-prep dkms-deb
+
+install-test-prep: need-deps
+	$(SRC)/$(SELFTESTS)/can_install.sh --prepare $(KVER) $(BUILD)/install-test

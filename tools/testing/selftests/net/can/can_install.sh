@@ -1,0 +1,289 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make install", "make uninstall" and the DKMS package, on a module tree
+# that starts as Debian's: Debian's CAN modules visible, ours nowhere.
+# The guest hides Debian's CAN modules, so the host makes a copy of them
+# first (can_install.sh --prepare, run by "make check"); the test mounts a
+# writable copy over /lib/modules/KVER, so that modprobe and the autoload
+# on socket() use it, and unmounts it at the end.
+#
+#   can_install.sh --prepare KVER DIR   (host) DIR/lib/modules/KVER: Debian's
+#                                       CAN modules, what they need, indexes
+
+# Debian's CAN modules and the modules they need, with depmod's indexes:
+# a small tree that depmod handles in a moment, even under TCG.
+prepare() {
+	local kver=$1 out=$2 src=/lib/modules/$1
+	local dst=$out/lib/modules/$kver
+
+	rm -rf "$out"
+	mkdir -p "$dst"
+	cp "$src/modules.order" "$src/modules.builtin" "$src/modules.builtin.modinfo" "$dst/"
+	(cd "$src" && grep -E '^kernel/(net|drivers/net)/can/' modules.dep | tr -d : |
+		tr ' ' '\n' | grep '^kernel/' | sort -u | xargs cp --parents -t "$dst")
+	depmod -b "$out" "$kver"
+}
+
+if [ "${1:-}" = --prepare ]; then
+	set -e
+	prepare "$2" "$3"
+	exit 0
+fi
+
+source "$(dirname "$0")/lib.sh"
+
+KVER=$(uname -r)
+PREPARED=$TOP/build/install-test/lib/modules/$KVER
+MODS=/lib/modules/$KVER
+MANIFEST=$MODS/updates/can-stack.manifest
+HOLD_PID=
+MOUNTED=0
+# Every CAN module either stack may have loaded, users before providers.
+CAN_MODULES="can_bcm can_gw can_isotp can_j1939 can_raw vcan kvaser_pci pcm3680_pci sja1000_fake
+	sja1000 mcp251x mcp2515_model can_dev can"
+
+unload_can() {
+	local m
+
+	for m in $CAN_MODULES; do
+		[ -d "/sys/module/$m" ] && rmmod "$m" 2>/dev/null
+	done
+	return 0
+}
+
+install_cleanup() {
+	[ -n "$HOLD_PID" ] && { exec 7>&-; wait "$HOLD_PID"; }
+	unload_can
+	[ "$MOUNTED" = 1 ] && umount "$MODS"
+	lib_cleanup
+}
+trap install_cleanup EXIT
+
+# The stack's own make targets, run as a user would; output kept for checks.
+run_make() {
+	make -s -C "$TOP" "$@" > "$CAN_TMP/make.out" 2>&1
+	local rc=$?
+
+	sed 's/^/# make: /' "$CAN_TMP/make.out"
+	return $rc
+}
+
+# module_file NAME: the file modprobe would load, relative to $MODS.
+module_file() {
+	local f
+
+	f=$(modinfo -F filename "$1" 2>/dev/null) || return 1
+	echo "${f#"$MODS"/}"
+}
+
+expect_file() {
+	local got
+
+	got=$(module_file "$1")
+	[ "$got" = "$2" ] || { fail "$1 resolves to '$got', not $2"; return 1; }
+}
+
+# Modules carry no srcversion here (no MODULE_VERSION), but each has a
+# GNU build ID, and the kernel shows a loaded module's under notes/.
+loaded_build_id() {
+	od -An -tx1 -v "/sys/module/$1/notes/.note.gnu.build-id" 2>/dev/null |
+		tr -d ' \n' | tail -c 40
+}
+
+file_build_id() {
+	readelf -n "$1" | awk '/Build ID:/ { print $3 }'
+}
+
+# is_loaded_from NAME FILE: the loaded module NAME is the one in FILE.
+is_loaded_from() {
+	local id
+
+	[ -d "/sys/module/$1" ] || { fail "$1 not loaded"; return 1; }
+	id=$(loaded_build_id "$1")
+	[ -n "$id" ] && [ "$id" = "$(file_build_id "$2")" ] ||
+		{ fail "loaded $1 ($id) is not $2"; return 1; }
+}
+
+# is_ours NAME FILE: the loaded module NAME is FILE of this tree.
+is_ours() {
+	is_loaded_from "$1" "$TOP/$2"
+}
+
+# is_debians NAME: the loaded module NAME is the file of Debian's tree
+# that modprobe resolves it to.
+is_debians() {
+	local f
+
+	f=$(module_file "$1")
+	[[ $f = kernel/* ]] || { fail "$1 resolves to $f"; return 1; }
+	is_loaded_from "$1" "$MODS/$f"
+}
+
+setup_pristine_tree() {
+	[ -d "$PREPARED" ] || { SKIP_REASON="no $PREPARED (make check prepares it)"; return 4; }
+	[ -d "$MODS" ] || { SKIP_REASON="no $MODS"; return 4; }
+	mkdir -p "$CAN_TMP/modules"
+	cp -a "$PREPARED/." "$CAN_TMP/modules/"
+	unload_can
+	mount --bind "$CAN_TMP/modules" "$MODS" || return 1
+	MOUNTED=1
+}
+
+test_pristine_tree_resolves_to_debian() {
+	expect_file can kernel/net/can/can.ko &&
+		expect_file can-isotp kernel/net/can/can-isotp.ko
+}
+
+test_install_refused_while_can_isotp_would_break() {
+	run_make install && { fail "install succeeded"; return 1; }
+	grep -q "refusing" "$CAN_TMP/make.out" || { fail "no refusal message"; return 1; }
+	grep -q "kernel/net/can/can-isotp.ko: .*can_rx_register" "$CAN_TMP/make.out" ||
+		{ fail "can-isotp and can_rx_register not named"; return 1; }
+	grep -q "can-gw.ko" "$CAN_TMP/make.out" && grep -q "can-j1939.ko" "$CAN_TMP/make.out" ||
+		{ fail "can-gw or can-j1939 not named"; return 1; }
+	grep -q "FORCE=1" "$CAN_TMP/make.out" || { fail "override not named"; return 1; }
+	[ ! -e "$MANIFEST" ] || { fail "a manifest was written"; return 1; }
+	expect_file can kernel/net/can/can.ko
+}
+
+test_force_install_puts_protocols_in_updates() {
+	local m
+
+	run_make install FORCE=1 || return 1
+	for m in can can-raw can-bcm; do
+		expect_file "$m" "updates/net/can/$m.ko" || return 1
+		grep -qF "updates/net/can/$m.ko (from $TOP/net/can/$m.ko)" "$CAN_TMP/make.out" ||
+			{ fail "install did not say where $m came from"; return 1; }
+	done
+	[ "$(grep -vc '^#' "$MANIFEST")" = 3 ] || { fail "manifest: $(cat "$MANIFEST")"; return 1; }
+	expect_file can-dev kernel/drivers/net/can/dev/can-dev.ko
+}
+
+test_modprobe_loads_ours() {
+	modprobe can-bcm || return 1
+	is_ours can net/can/can.ko && is_ours can_bcm net/can/can-bcm.ko || return 1
+	rmmod can_bcm can
+}
+
+test_socket_autoload_loads_ours() {
+	mkfifo "$CAN_TMP/in"
+	"$CAN_TEST_BIN/can_hold_socket" raw < "$CAN_TMP/in" > "$CAN_TMP/hold.out" 2>&1 &
+	HOLD_PID=$!
+	exec 7> "$CAN_TMP/in"
+	wait_until 10 grep -qE 'ready|error' "$CAN_TMP/hold.out"
+	grep -q ready "$CAN_TMP/hold.out" || { fail "socket(): $(cat "$CAN_TMP/hold.out")"; return 1; }
+	is_ours can_raw net/can/can-raw.ko && is_ours can net/can/can.ko || return 1
+	exec 7>&-
+	wait "$HOLD_PID"
+	HOLD_PID=
+	rmmod can_raw can
+}
+
+# Debian's can-dev, sja1000 and kvaser_pci carry frames over our core:
+# the one test that loads mainline modules, on purpose.
+test_mixed_stack_debian_drivers_on_our_core() {
+	local ifs
+
+	modprobe kvaser_pci || return 1
+	is_debians can_dev && is_debians sja1000 && is_debians kvaser_pci || return 1
+	mapfile -t ifs < <(can_ifaces_of /sys/bus/pci/drivers/kvaser_pci)
+	if [ ${#ifs[@]} -lt 2 ]; then
+		SKIP_REASON="needs two kvaser_pci cards on one bus"
+		return 4
+	fi
+	can_bring_up "${ifs[0]}" && can_bring_up "${ifs[1]}" || return 1
+	can_send_and_check "${ifs[0]}" "${ifs[1]}" || return 1
+	is_ours can net/can/can.ko && is_ours can_raw net/can/can-raw.ko || return 1
+	unload_can
+}
+
+test_drivers_install_only_on_request() {
+	run_make install FORCE=1 DRIVERS=1 || return 1
+	expect_file can-dev updates/drivers/net/can/dev/can-dev.ko &&
+		expect_file vcan updates/drivers/net/can/vcan.ko || return 1
+	grep -qx drivers/net/can/spi/mcp251x.ko "$MANIFEST" || { fail "manifest lacks mcp251x"; return 1; }
+	# Installing without DRIVERS=1 again takes the drivers back out.
+	run_make install FORCE=1 || return 1
+	expect_file can-dev kernel/drivers/net/can/dev/can-dev.ko &&
+		expect_file vcan kernel/drivers/net/can/vcan.ko || return 1
+	[ ! -e "$MODS/updates/drivers" ] || { fail "updates/drivers left behind"; return 1; }
+	expect_file can updates/net/can/can.ko
+}
+
+test_uninstall_restores_kernel_modules() {
+	run_make uninstall || return 1
+	[ ! -e "$MANIFEST" ] || { fail "manifest left behind"; return 1; }
+	[ ! -e "$MODS/updates/net" ] || { fail "updates/net left behind"; return 1; }
+	expect_file can kernel/net/can/can.ko && expect_file can-raw kernel/net/can/can-raw.ko ||
+		return 1
+	modprobe can-isotp || { fail "can-isotp does not load after uninstall"; return 1; }
+	is_debians can && is_debians can_isotp || return 1
+	unload_can
+}
+
+test_uninstall_twice_is_harmless() {
+	run_make uninstall || return 1
+	grep -q "nothing to uninstall" "$CAN_TMP/make.out"
+}
+
+test_destdir_stages_without_depmod() {
+	local stage=$CAN_TMP/stage
+
+	run_make install FORCE=1 DESTDIR="$stage" || return 1
+	[ -f "$stage$MODS/updates/net/can/can.ko" ] || { fail "nothing staged"; return 1; }
+	[ -f "$stage$MANIFEST" ] || { fail "no staged manifest"; return 1; }
+	[ ! -e "$stage$MODS/modules.dep" ] || { fail "depmod ran on the stage"; return 1; }
+	expect_file can kernel/net/can/can.ko
+}
+
+# The .deb "make check" built on the host: compiling in the guest would
+# take too long under TCG, so this reads what the package holds.
+test_dkms_deb_holds_source_and_dkms_conf() {
+	local deb ver src conf m
+
+	deb=$(ls -t "$TOP"/build/can-stack-dkms_*_all.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || { fail "no build/can-stack-dkms_*_all.deb (make dkms-deb)"; return 1; }
+	log "$deb"
+	[ "$(dpkg-deb -f "$deb" Package)" = can-stack-dkms ] || { fail "package name"; return 1; }
+	dpkg-deb -f "$deb" Depends | grep -qw dkms || { fail "does not depend on dkms"; return 1; }
+	ver=$(dpkg-deb -f "$deb" Version)
+	src=./usr/src/can-stack-$ver
+	dpkg-deb -c "$deb" | awk '{ print $6 }' > "$CAN_TMP/deb.list"
+	for m in dkms.conf Kbuild Makefile net/can/af_can.c drivers/net/can/dev/dev.c \
+		include/uapi/linux/can.h scripts/can-install.sh; do
+		grep -qxF "$src/$m" "$CAN_TMP/deb.list" || { fail "no $src/$m"; return 1; }
+	done
+	dpkg-deb -I "$deb" postinst | grep -q "dkms install" || { fail "postinst"; return 1; }
+	dpkg-deb -I "$deb" prerm | grep -q "dkms remove" || { fail "prerm"; return 1; }
+	conf=$CAN_TMP/dkms.conf
+	dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "$src/dkms.conf" > "$conf"
+	sed 's/^/# dkms.conf: /' "$conf"
+	grep -qx 'PACKAGE_NAME="can-stack"' "$conf" &&
+		grep -qx "PACKAGE_VERSION=\"$ver\"" "$conf" &&
+		grep -qx 'AUTOINSTALL="yes"' "$conf" &&
+		grep -q '^MAKE\[0\]=.*dkms-build' "$conf" || { fail "dkms.conf fields"; return 1; }
+	for m in can can-raw can-bcm; do
+		grep -qE "^BUILT_MODULE_NAME\[[0-9]+\]=\"$m\"" "$conf" ||
+			{ fail "dkms.conf does not build $m"; return 1; }
+	done
+	[ "$(grep -c '^DEST_MODULE_LOCATION.*="/updates/net/can"' "$conf")" = 3 ] ||
+		{ fail "dkms.conf destinations"; return 1; }
+}
+
+ktap_header 12
+run_test setup_pristine_tree setup_pristine_tree
+[ "$MOUNTED" = 1 ] || ktap_finish
+run_test pristine_tree_resolves_to_debian test_pristine_tree_resolves_to_debian
+run_test install_refused_while_can_isotp_would_break \
+	test_install_refused_while_can_isotp_would_break
+run_test force_install_puts_protocols_in_updates test_force_install_puts_protocols_in_updates
+run_test modprobe_loads_ours test_modprobe_loads_ours
+run_test socket_autoload_loads_ours test_socket_autoload_loads_ours
+run_test mixed_stack_debian_drivers_on_our_core test_mixed_stack_debian_drivers_on_our_core
+run_test drivers_install_only_on_request test_drivers_install_only_on_request
+run_test uninstall_restores_kernel_modules test_uninstall_restores_kernel_modules
+run_test uninstall_twice_is_harmless test_uninstall_twice_is_harmless
+run_test destdir_stages_without_depmod test_destdir_stages_without_depmod
+run_test dkms_deb_holds_source_and_dkms_conf test_dkms_deb_holds_source_and_dkms_conf
+ktap_finish

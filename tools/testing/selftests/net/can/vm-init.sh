@@ -27,10 +27,15 @@ env_file=$(sed -n 's/.*canvm\.env=\([^ ]*\).*/\1/p' /proc/cmdline)
 # shellcheck disable=SC1090
 . "$env_file"
 
+# PID 1 must outlive the request: if it exited first the kernel would
+# panic. Wait with builtins only, since by then the root may be gone (the
+# 9p transport shuts down with the devices) and no program can start.
 power_off() {
 	sync
 	echo o > /proc/sysrq-trigger
-	sleep 10
+	while :; do
+		read -r -t 1 _ <> /dev/console || :
+	done
 }
 
 install_modules() {

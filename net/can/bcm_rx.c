@@ -101,16 +101,23 @@ static int bcm_rx_check_head(const struct bcm_msg_head *head)
 
 /* The frame an RTR filter answers with. Unless the user asks otherwise
  * (a different identifier in the frame), the answer carries the filter's
- * identifier without the RTR bit; answering a request with a request
- * would make two such filters ping-pong.
+ * identifier without the RTR bit. An answer that is itself a remote
+ * request is refused: two filters answering each other's identifiers
+ * with requests would bounce frames between them for ever, in softirq,
+ * through the local loopback or across the bus. Mainline accepts such a
+ * reply; an answer to a remote request is a data frame, so no correct
+ * setup is lost.
+ *
+ * Return: 0, or -EINVAL for a reply with the RTR bit.
  */
-static void bcm_rx_fix_rtr_reply(const struct bcm_msg_head *head,
-				 struct canfd_frame *reply)
+static int bcm_rx_fix_rtr_reply(const struct bcm_msg_head *head,
+				struct canfd_frame *reply)
 {
 	if (!(head->flags & RX_RTR_FRAME))
-		return;
+		return 0;
 	if ((head->flags & TX_CP_CAN_ID) || reply->can_id == head->can_id)
 		reply->can_id = head->can_id & ~CAN_RTR_FLAG;
+	return reply->can_id & CAN_RTR_FLAG ? -EINVAL : 0;
 }
 
 /* Copy an RTR filter's reply frame, which gets sent and so is checked. */
@@ -122,9 +129,7 @@ static int bcm_rx_copy_frames(const struct bcm_request *req,
 	int err;
 
 	err = bcm_frames_copy_in(req, frames, head->nframes, is_rtr);
-	if (!err)
-		bcm_rx_fix_rtr_reply(head, frames);
-	return err;
+	return err ?: bcm_rx_fix_rtr_reply(head, frames);
 }
 
 static void bcm_rx_take_timers(struct bcm_op *op,
@@ -211,7 +216,11 @@ static int bcm_rx_change(struct bcm_op *op, const struct bcm_request *req)
 					     head->flags & RX_RTR_FRAME);
 		if (IS_ERR(frames))
 			return PTR_ERR(frames);
-		bcm_rx_fix_rtr_reply(head, frames);
+		err = bcm_rx_fix_rtr_reply(head, frames);
+		if (err) {
+			kvfree(frames);
+			return err;
+		}
 	}
 
 	spin_lock_bh(&op->lock);

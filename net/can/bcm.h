@@ -86,6 +86,9 @@ static inline struct bcm_sock *bcm_sk(const struct sock *sk)
  * @throttle: ends a throttle period (ival2) and flushes pending slots
  * @last_report: when the last unthrottled RX_CHANGED went out, 0 if the
  *	throttle is idle
+ * @throttling: @throttle is armed or its callback has yet to take the
+ *	lock; cleared only by the callback (or a setup that cancelled it),
+ *	so a change seen while it is set is sure to be flushed
  * @stamp: receive time of the latest matching frame, for RX_CHANGED
  * @claimed_ifindex: a filter on all interfaces that runs timers follows
  *	the first interface it hears from; 0 until then
@@ -100,6 +103,7 @@ struct bcm_rx {
 	u8 *slot;
 	struct hrtimer throttle;
 	ktime_t last_report;
+	bool throttling;
 	ktime_t stamp;
 	int claimed_ifindex;
 	struct net_device *dev;

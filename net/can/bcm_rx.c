@@ -142,6 +142,15 @@ static void bcm_rx_take_timers(struct bcm_op *op,
 	op->rx.claimed_ifindex = 0;
 }
 
+/* With the timer cancelled, its callback cannot clear the flag any more. */
+static void bcm_rx_stop_throttle(struct bcm_op *op)
+{
+	hrtimer_cancel(&op->rx.throttle);
+	spin_lock_bh(&op->lock);
+	op->rx.throttling = false;
+	spin_unlock_bh(&op->lock);
+}
+
 /* Act on the timer flags of a setup request. New intervals end a throttle
  * period at once, delivering what it held back.
  */
@@ -150,14 +159,14 @@ static void bcm_rx_kick(struct bcm_op *op, const struct bcm_msg_head *head)
 	sock_owned_by_me(&op->bo->sk);
 
 	if (op->flags & RX_RTR_FRAME) {
-		hrtimer_cancel(&op->rx.throttle);
+		bcm_rx_stop_throttle(op);
 		hrtimer_cancel(&op->timer);
 		return;
 	}
 	if (head->flags & SETTIMER) {
 		if (!op->kt_ival1)
 			hrtimer_cancel(&op->timer);
-		hrtimer_cancel(&op->rx.throttle);
+		bcm_rx_stop_throttle(op);
 		spin_lock_bh(&op->lock);
 		bcm_rx_flush(op);
 		spin_unlock_bh(&op->lock);
@@ -241,7 +250,7 @@ static int bcm_rx_change(struct bcm_op *op, const struct bcm_request *req)
 		err = bcm_rx_register(op);
 		if (err) {
 			hrtimer_cancel(&op->timer);
-			hrtimer_cancel(&op->rx.throttle);
+			bcm_rx_stop_throttle(op);
 			return err;
 		}
 	}

@@ -289,8 +289,8 @@ static int bcm_sock_init(struct sock *sk)
 
 	bo->bound = false;
 	bo->ifindex = 0;
-	bcm_ops_init(&bo->tx_ops);
-	bcm_ops_init(&bo->rx_ops);
+	bcm_ops_init(&bo->tx_ops, sk);
+	bcm_ops_init(&bo->rx_ops, sk);
 	atomic_long_set(&bo->dropped, 0);
 	bo->pde = NULL;
 

@@ -39,12 +39,14 @@
  *	few, else NULL (see bcm_index.c); lock_sock()
  * @bits: the index has 2^@bits buckets
  * @count: operations on @list
+ * @sk: the owning socket, whose lock the rules above name
  */
 struct bcm_ops {
 	struct list_head list;
 	struct hlist_head *buckets;
 	unsigned int bits;
 	unsigned int count;
+	struct sock *sk;
 };
 
 /**
@@ -212,7 +214,7 @@ int bcm_op_read(struct bcm_ops *ops, const struct bcm_request *req,
 		u32 opcode);
 
 /* bcm_index.c */
-void bcm_ops_init(struct bcm_ops *ops);
+void bcm_ops_init(struct bcm_ops *ops, struct sock *sk);
 void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op);
 void bcm_ops_del(struct bcm_ops *ops, struct bcm_op *op);
 struct bcm_op *bcm_ops_find(struct bcm_ops *ops,

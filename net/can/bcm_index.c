@@ -24,12 +24,13 @@
 /* 4096 buckets: beyond that, chains lengthen rather than memory grows. */
 #define BCM_INDEX_MAX_BITS	12
 
-void bcm_ops_init(struct bcm_ops *ops)
+void bcm_ops_init(struct bcm_ops *ops, struct sock *sk)
 {
 	INIT_LIST_HEAD(&ops->list);
 	ops->buckets = NULL;
 	ops->bits = 0;
 	ops->count = 0;
+	ops->sk = sk;
 }
 
 static struct hlist_head *bcm_ops_bucket(struct bcm_ops *ops, canid_t can_id,
@@ -46,6 +47,8 @@ static void bcm_ops_reindex(struct bcm_ops *ops, unsigned int bits)
 	struct hlist_head *buckets;
 	struct bcm_op *op;
 	unsigned int i;
+
+	sock_owned_by_me(ops->sk);
 
 	buckets = kvmalloc_array(BIT(bits), sizeof(*buckets), GFP_KERNEL);
 	if (!buckets)
@@ -82,6 +85,8 @@ static void bcm_ops_grow(struct bcm_ops *ops)
  */
 void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op)
 {
+	sock_owned_by_me(ops->sk);
+
 	list_add_rcu(&op->list, &ops->list);
 	ops->count++;
 	if (ops->buckets)
@@ -101,6 +106,8 @@ void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op)
  */
 void bcm_ops_del(struct bcm_ops *ops, struct bcm_op *op)
 {
+	sock_owned_by_me(ops->sk);
+
 	list_del_rcu(&op->list);
 	if (ops->buckets)
 		hlist_del(&op->by_id);
@@ -132,6 +139,8 @@ struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
 	canid_t can_id = req->head.can_id;
 	struct bcm_op *op;
 
+	sock_owned_by_me(ops->sk);
+
 	if (!ops->buckets) {
 		list_for_each_entry(op, &ops->list, list)
 			if (bcm_op_is(op, can_id, req->ifindex, is_fd))
@@ -149,11 +158,14 @@ struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
  * bcm_ops_destroy() - free the index once every operation is gone
  * @ops: an empty set of operations
  *
- * Context: process, the socket being released.
+ * Context: process, lock_sock() held by the release of the socket.
  */
 void bcm_ops_destroy(struct bcm_ops *ops)
 {
+	sock_owned_by_me(ops->sk);
+
 	WARN_ON_ONCE(ops->count);
 	kvfree(ops->buckets);
 	ops->buckets = NULL;
 }
+

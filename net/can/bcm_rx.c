@@ -277,6 +277,8 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req)
 	struct bcm_op *op;
 	int err;
 
+	sock_owned_by_me(&bo->sk);
+
 	if ((head->flags & RX_FILTER_ID) || !head->nframes) {
 		head->flags |= RX_FILTER_ID;
 		head->nframes = 0;
@@ -302,8 +304,11 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req)
  */
 int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req)
 {
-	struct bcm_op *op = bcm_ops_find(&bo->rx_ops, req);
+	struct bcm_op *op;
 
+	sock_owned_by_me(&bo->sk);
+
+	op = bcm_ops_find(&bo->rx_ops, req);
 	if (!op)
 		return -EINVAL;
 	bcm_rx_unregister(op);

@@ -85,10 +85,81 @@ static int bcm_dispatch(struct bcm_sock *bo, struct bcm_request *req)
 	return err ?: BCM_HEAD_SIZE;
 }
 
+/* The frames of a request, copied in before the socket lock is taken:
+ * a page fault on user memory (userfaultfd, FUSE) may stall for as long
+ * as the user likes, and with the lock held that would stall the
+ * netdevice notifier and RTNL with it.
+ */
+struct bcm_frames_copy {
+	struct msghdr msg;
+	struct kvec vec;
+	void *buf;
+	u8 one[CANFD_MTU];
+};
+
+/* Handlers read at most the 257 frames of a receive filter, whatever
+ * nframes claims, and never more than the message holds.
+ */
+static size_t bcm_frames_len(const struct bcm_request *req)
+{
+	u32 n = min_t(u32, req->head.nframes, BCM_MAX_RX_FRAMES);
+
+	return min_t(size_t, req->size - BCM_HEAD_SIZE, (size_t)n * req->cfsiz);
+}
+
+/* Copy the frames behind the head and point the request at the copy. A
+ * short copy (unreadable memory) is no error yet: the handler that wants
+ * the missing frames gets -EFAULT, at the point mainline does.
+ */
+static int bcm_frames_copy_in_all(struct bcm_request *req,
+				  struct msghdr *msg,
+				  struct bcm_frames_copy *copy)
+{
+	size_t len = bcm_frames_len(req);
+	size_t copied;
+
+	copy->buf = copy->one;
+	if (len > sizeof(copy->one)) {
+		copy->buf = kvmalloc(len, GFP_KERNEL);
+		if (!copy->buf)
+			return -ENOMEM;
+	}
+	copied = copy_from_iter(copy->buf, len, &msg->msg_iter);
+
+	memset(&copy->msg, 0, sizeof(copy->msg));
+	copy->vec.iov_base = copy->buf;
+	copy->vec.iov_len = copied;
+	iov_iter_kvec(&copy->msg.msg_iter, ITER_SOURCE, &copy->vec, 1, copied);
+	req->msg = &copy->msg;
+	return 0;
+}
+
+static void bcm_frames_copy_free(struct bcm_frames_copy *copy)
+{
+	if (copy->buf != copy->one)
+		kvfree(copy->buf);
+}
+
+/* With lock_sock() held: the socket may have lost its device meanwhile. */
+static int bcm_sendmsg_locked(struct bcm_sock *bo, struct msghdr *msg,
+			      struct bcm_request *req)
+{
+	int ret;
+
+	if (!bo->bound)
+		return -ENOTCONN;
+	ret = bcm_request_ifindex(bo, msg);
+	if (ret < 0)
+		return ret;
+	req->ifindex = ret;
+	return bcm_dispatch(bo, req);
+}
+
 static int bcm_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 {
 	struct bcm_sock *bo = bcm_sk(sock->sk);
-	struct bcm_request req = { .msg = msg, .size = size };
+	struct bcm_request req = { .size = size };
+	struct bcm_frames_copy copy;
 	int ret;
 
 	if (!READ_ONCE(bo->bound))
@@ -101,20 +172,15 @@ static int bcm_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 	req.cfsiz = bcm_frame_size(req.head.flags);
 	if ((size - BCM_HEAD_SIZE) % req.cfsiz)
 		return -EINVAL;
+	ret = bcm_frames_copy_in_all(&req, msg, &copy);
+	if (ret)
+		return ret;
 
 	lock_sock(&bo->sk);
-	/* The device may have gone since the check above. */
-	if (!bo->bound) {
-		ret = -ENOTCONN;
-		goto release;
-	}
-	ret = bcm_request_ifindex(bo, msg);
-	if (ret < 0)
-		goto release;
-	req.ifindex = ret;
-	ret = bcm_dispatch(bo, &req);
-release:
+	ret = bcm_sendmsg_locked(bo, msg, &req);
 	release_sock(&bo->sk);
+
+	bcm_frames_copy_free(&copy);
 	return ret;
 }
 

@@ -179,7 +179,8 @@ struct bcm_op {
 /**
  * struct bcm_request - one message written to a BCM socket
  * @head: the message head, already copied in
- * @msg: the message, its iterator positioned right behind the head
+ * @msg: the frames behind the head, copied into the kernel before the
+ *	socket lock was taken; reading past them gives -EFAULT
  * @size: total length of the message
  * @ifindex: the interface the request applies to
  * @cfsiz: size of each frame in the message

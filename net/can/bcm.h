@@ -53,8 +53,11 @@ struct bcm_ops {
  * struct bcm_sock - a CAN_BCM socket
  * @sk: the socket, first so that the core's sk allocation fits
  * @bound: connect() succeeded; written under lock_sock(), read without
- *	it (READ_ONCE) by sendmsg's early check
- * @ifindex: the connected interface, 0 for all; lock_sock()
+ *	it (READ_ONCE) by sendmsg's early check and the netdevice notifier
+ * @busy: a connect() or sendmsg() is under way and may be taking a device
+ *	by its index; written under lock_sock(), read by the notifier
+ * @ifindex: the connected interface, 0 for all; written under
+ *	lock_sock(), read without it (READ_ONCE) by the notifier
  * @tx_ops: cyclic transmissions
  * @rx_ops: receive filters
  * @node: entry in the list the netdevice notifier walks, under
@@ -67,6 +70,7 @@ struct bcm_ops {
 struct bcm_sock {
 	struct sock sk;
 	bool bound;
+	bool busy;
 	int ifindex;
 	struct bcm_ops tx_ops;
 	struct bcm_ops rx_ops;
@@ -221,6 +225,7 @@ void bcm_ops_del(struct bcm_ops *ops, struct bcm_op *op);
 struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
 			    const struct bcm_request *req);
 void bcm_ops_destroy(struct bcm_ops *ops);
+bool bcm_ops_use_ifindex(struct bcm_ops *ops, int ifindex);
 
 /* bcm_tx.c */
 int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req);
@@ -236,6 +241,7 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req);
 int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req);
 void bcm_rx_unregister(struct bcm_op *op);
 void bcm_rx_dev_gone(struct bcm_sock *bo, struct net_device *dev);
+void bcm_rx_drop_claims(struct bcm_sock *bo, int ifindex);
 
 /* bcm_filter.c */
 void bcm_rx_handler(struct sk_buff *skb, void *data);

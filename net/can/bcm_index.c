@@ -10,7 +10,7 @@
  * creation, for /proc and for walking all operations.
  *
  * Everything here runs under lock_sock(); only the list is read without
- * it, under RCU, by /proc.
+ * it, under RCU, by /proc and by the netdevice notifier.
  */
 
 #include <linux/hash.h>
@@ -169,3 +169,31 @@ void bcm_ops_destroy(struct bcm_ops *ops)
 	ops->buckets = NULL;
 }
 
+/**
+ * bcm_ops_use_ifindex() - whether an operation names an interface
+ * @ops: bcm_sock.tx_ops or .rx_ops
+ * @ifindex: the interface, or 0 for the operations on all of them
+ *
+ * Lets the netdevice notifier pass by sockets that have nothing on a
+ * device without taking their lock. The answer may be stale by the time
+ * it is used; callers cover operations being added meanwhile themselves.
+ *
+ * Context: any; takes rcu_read_lock(), as bcm_op.ifindex never changes
+ * and operations are freed after a grace period.
+ * Return: true if an operation on @ifindex is listed.
+ */
+bool bcm_ops_use_ifindex(struct bcm_ops *ops, int ifindex)
+{
+	struct bcm_op *op;
+	bool found = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(op, &ops->list, list) {
+		if (op->ifindex == ifindex) {
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}

@@ -322,8 +322,7 @@ int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req)
  * @dev: the device
  *
  * Filters on @dev lose their subscription and so fall silent; their
- * timers keep the state they had. Filters on all interfaces that follow
- * @dev are free to follow another one.
+ * timers keep the state they had.
  *
  * Context: process, lock_sock() held.
  */
@@ -336,11 +335,31 @@ void bcm_rx_dev_gone(struct bcm_sock *bo, struct net_device *dev)
 	list_for_each_entry(op, &bo->rx_ops.list, list) {
 		if (op->rx.dev == dev)
 			bcm_rx_unregister(op);
+	}
+}
+
+/**
+ * bcm_rx_drop_claims() - let filters on all interfaces follow another one
+ * @bo: the socket
+ * @ifindex: the interface being removed
+ *
+ * Only the operation's lock guards the claim, so this needs no socket
+ * lock, which a user may hold for long (see bcm_netdev_event()).
+ *
+ * Context: process; takes rcu_read_lock() and the operations' locks.
+ */
+void bcm_rx_drop_claims(struct bcm_sock *bo, int ifindex)
+{
+	struct bcm_op *op;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(op, &bo->rx_ops.list, list) {
 		if (op->ifindex)
 			continue;
 		spin_lock_bh(&op->lock);
-		if (op->rx.claimed_ifindex == dev->ifindex)
+		if (op->rx.claimed_ifindex == ifindex)
 			op->rx.claimed_ifindex = 0;
 		spin_unlock_bh(&op->lock);
 	}
+	rcu_read_unlock();
 }

@@ -21,11 +21,29 @@ MODULE_ALIAS("can-proto-2");
 
 /* Every BCM socket, for the netdevice notifier. The mutex protects the
  * list; it is taken in process context only: by socket creation and
- * release and by the notifier, which holds RTNL and then takes each
- * socket's lock, so nothing may take this mutex under a socket lock.
+ * release and by the notifier, which holds RTNL and then takes the lock
+ * of the sockets that use the device, so nothing may take this mutex
+ * under a socket lock.
  */
 static DEFINE_MUTEX(bcm_sockets_lock);
 static LIST_HEAD(bcm_sockets);
+
+/* The notifier treats a busy socket as using every device: a request
+ * under way may have found a device by its index just before the device
+ * was unlisted. The notifier runs after unregister_netdevice_many()'s
+ * synchronize_net(), so it sees @busy set by any request whose lookup
+ * (under RCU) still found the device. Clearing it releases what the
+ * request did (an operation added, the socket bound), which the notifier
+ * reads after its acquiring load of @busy.
+ */
+static void bcm_set_busy(struct bcm_sock *bo, bool busy)
+{
+	sock_owned_by_me(&bo->sk);
+	if (busy)
+		WRITE_ONCE(bo->busy, true);
+	else	/* pairs with smp_load_acquire() in bcm_uses_ifindex() */
+		smp_store_release(&bo->busy, false);
+}
 
 static bool bcm_is_can_dev(struct net *net, int ifindex)
 {
@@ -85,10 +103,81 @@ static int bcm_dispatch(struct bcm_sock *bo, struct bcm_request *req)
 	return err ?: BCM_HEAD_SIZE;
 }
 
+/* The frames of a request, copied in before the socket lock is taken:
+ * a page fault on user memory (userfaultfd, FUSE) may stall for as long
+ * as the user likes, and with the lock held that would stall the
+ * netdevice notifier and RTNL with it.
+ */
+struct bcm_frames_copy {
+	struct msghdr msg;
+	struct kvec vec;
+	void *buf;
+	u8 one[CANFD_MTU];
+};
+
+/* Handlers read at most the 257 frames of a receive filter, whatever
+ * nframes claims, and never more than the message holds.
+ */
+static size_t bcm_frames_len(const struct bcm_request *req)
+{
+	u32 n = min_t(u32, req->head.nframes, BCM_MAX_RX_FRAMES);
+
+	return min_t(size_t, req->size - BCM_HEAD_SIZE, (size_t)n * req->cfsiz);
+}
+
+/* Copy the frames behind the head and point the request at the copy. A
+ * short copy (unreadable memory) is no error yet: the handler that wants
+ * the missing frames gets -EFAULT, at the point mainline does.
+ */
+static int bcm_frames_copy_in_all(struct bcm_request *req,
+				  struct msghdr *msg,
+				  struct bcm_frames_copy *copy)
+{
+	size_t len = bcm_frames_len(req);
+	size_t copied;
+
+	copy->buf = copy->one;
+	if (len > sizeof(copy->one)) {
+		copy->buf = kvmalloc(len, GFP_KERNEL);
+		if (!copy->buf)
+			return -ENOMEM;
+	}
+	copied = copy_from_iter(copy->buf, len, &msg->msg_iter);
+
+	memset(&copy->msg, 0, sizeof(copy->msg));
+	copy->vec.iov_base = copy->buf;
+	copy->vec.iov_len = copied;
+	iov_iter_kvec(&copy->msg.msg_iter, ITER_SOURCE, &copy->vec, 1, copied);
+	req->msg = &copy->msg;
+	return 0;
+}
+
+static void bcm_frames_copy_free(struct bcm_frames_copy *copy)
+{
+	if (copy->buf != copy->one)
+		kvfree(copy->buf);
+}
+
+/* With lock_sock() held: the socket may have lost its device meanwhile. */
+static int bcm_sendmsg_locked(struct bcm_sock *bo, struct msghdr *msg,
+			      struct bcm_request *req)
+{
+	int ret;
+
+	if (!bo->bound)
+		return -ENOTCONN;
+	ret = bcm_request_ifindex(bo, msg);
+	if (ret < 0)
+		return ret;
+	req->ifindex = ret;
+	return bcm_dispatch(bo, req);
+}
+
 static int bcm_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 {
 	struct bcm_sock *bo = bcm_sk(sock->sk);
-	struct bcm_request req = { .msg = msg, .size = size };
+	struct bcm_request req = { .size = size };
+	struct bcm_frames_copy copy;
 	int ret;
 
 	if (!READ_ONCE(bo->bound))
@@ -101,20 +190,17 @@ static int bcm_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 	req.cfsiz = bcm_frame_size(req.head.flags);
 	if ((size - BCM_HEAD_SIZE) % req.cfsiz)
 		return -EINVAL;
+	ret = bcm_frames_copy_in_all(&req, msg, &copy);
+	if (ret)
+		return ret;
 
 	lock_sock(&bo->sk);
-	/* The device may have gone since the check above. */
-	if (!bo->bound) {
-		ret = -ENOTCONN;
-		goto release;
-	}
-	ret = bcm_request_ifindex(bo, msg);
-	if (ret < 0)
-		goto release;
-	req.ifindex = ret;
-	ret = bcm_dispatch(bo, &req);
-release:
+	bcm_set_busy(bo, true);
+	ret = bcm_sendmsg_locked(bo, msg, &req);
+	bcm_set_busy(bo, false);
 	release_sock(&bo->sk);
+
+	bcm_frames_copy_free(&copy);
 	return ret;
 }
 
@@ -157,6 +243,7 @@ static int bcm_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		return -EINVAL;
 
 	lock_sock(&bo->sk);
+	bcm_set_busy(bo, true);
 	err = -EISCONN;
 	if (bo->bound)
 		goto release;
@@ -165,12 +252,13 @@ static int bcm_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 	    !bcm_is_can_dev(sock_net(&bo->sk), addr->can_ifindex))
 		goto release;
 
-	bo->ifindex = addr->can_ifindex;
+	WRITE_ONCE(bo->ifindex, addr->can_ifindex);
 	err = bcm_proc_sock_add(bo);
 	if (err)
 		goto release;
 	WRITE_ONCE(bo->bound, true);
 release:
+	bcm_set_busy(bo, false);
 	release_sock(&bo->sk);
 	return err;
 }
@@ -205,7 +293,7 @@ static int bcm_release(struct socket *sock)
 	bcm_ops_destroy(&bo->tx_ops);
 	bcm_ops_destroy(&bo->rx_ops);
 	WRITE_ONCE(bo->bound, false);
-	bo->ifindex = 0;
+	WRITE_ONCE(bo->ifindex, 0);
 
 	sock_orphan(sk);
 	sock->sk = NULL;
@@ -227,10 +315,32 @@ static void bcm_sock_error(struct sock *sk, int err)
 		sk_error_report(sk);
 }
 
+static bool bcm_is_bound_to(const struct bcm_sock *bo, int ifindex)
+{
+	return READ_ONCE(bo->bound) && READ_ONCE(bo->ifindex) == ifindex;
+}
+
+/* Whether the removal of interface @ifindex needs the socket's lock:
+ * the socket is connected to it, has operations on it, or a request that
+ * may be adding one is under way. Filters on all interfaces only need
+ * their claims dropped, which bcm_rx_drop_claims() does without it.
+ */
+static bool bcm_uses_ifindex(struct bcm_sock *bo, int ifindex)
+{
+	/* pairs with smp_store_release() in bcm_set_busy() */
+	return smp_load_acquire(&bo->busy) || bcm_is_bound_to(bo, ifindex) ||
+	       bcm_ops_use_ifindex(&bo->tx_ops, ifindex) ||
+	       bcm_ops_use_ifindex(&bo->rx_ops, ifindex);
+}
+
 static void bcm_dev_unregister(struct bcm_sock *bo, struct net_device *dev)
 {
 	struct sock *sk = &bo->sk;
 	bool lost_dev;
+
+	bcm_rx_drop_claims(bo, dev->ifindex);
+	if (!bcm_uses_ifindex(bo, dev->ifindex))
+		return;
 
 	lock_sock(sk);
 	bcm_rx_dev_gone(bo, dev);
@@ -239,7 +349,7 @@ static void bcm_dev_unregister(struct bcm_sock *bo, struct net_device *dev)
 	if (lost_dev) {
 		bcm_proc_sock_remove(bo);
 		WRITE_ONCE(bo->bound, false);
-		bo->ifindex = 0;
+		WRITE_ONCE(bo->ifindex, 0);
 	}
 	release_sock(sk);
 
@@ -247,28 +357,29 @@ static void bcm_dev_unregister(struct bcm_sock *bo, struct net_device *dev)
 		bcm_sock_error(sk, ENODEV);
 }
 
+/* Only the error report: no lock needed, none taken. */
 static void bcm_dev_down(struct bcm_sock *bo, struct net_device *dev)
 {
-	bool is_ours;
-
-	lock_sock(&bo->sk);
-	is_ours = bo->bound && bo->ifindex == dev->ifindex;
-	release_sock(&bo->sk);
-
-	if (is_ours)
+	if (bcm_is_bound_to(bo, dev->ifindex))
 		bcm_sock_error(&bo->sk, ENETDOWN);
 }
 
+/* The notifier runs under RTNL, which every network configuration change
+ * on the host waits for, so it must never wait on something a user
+ * controls. It takes a socket's lock only if the socket uses the device
+ * (see bcm_uses_ifindex()), and BCM never holds that lock across an
+ * access to user memory. Devices of every type are looked at: one that
+ * stopped being ARPHRD_CAN may still carry operations from before.
+ */
 static int bcm_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct bcm_sock *bo;
 
-	if (dev->type != ARPHRD_CAN)
-		return NOTIFY_DONE;
 	if (event != NETDEV_UNREGISTER && event != NETDEV_DOWN)
 		return NOTIFY_DONE;
+	ASSERT_RTNL();
 
 	mutex_lock(&bcm_sockets_lock);
 	list_for_each_entry(bo, &bcm_sockets, node) {
@@ -288,9 +399,10 @@ static int bcm_sock_init(struct sock *sk)
 	struct bcm_sock *bo = bcm_sk(sk);
 
 	bo->bound = false;
+	bo->busy = false;
 	bo->ifindex = 0;
-	bcm_ops_init(&bo->tx_ops);
-	bcm_ops_init(&bo->rx_ops);
+	bcm_ops_init(&bo->tx_ops, sk);
+	bcm_ops_init(&bo->rx_ops, sk);
 	atomic_long_set(&bo->dropped, 0);
 	bo->pde = NULL;
 

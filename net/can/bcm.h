@@ -39,20 +39,25 @@
  *	few, else NULL (see bcm_index.c); lock_sock()
  * @bits: the index has 2^@bits buckets
  * @count: operations on @list
+ * @sk: the owning socket, whose lock the rules above name
  */
 struct bcm_ops {
 	struct list_head list;
 	struct hlist_head *buckets;
 	unsigned int bits;
 	unsigned int count;
+	struct sock *sk;
 };
 
 /**
  * struct bcm_sock - a CAN_BCM socket
  * @sk: the socket, first so that the core's sk allocation fits
  * @bound: connect() succeeded; written under lock_sock(), read without
- *	it (READ_ONCE) by sendmsg's early check
- * @ifindex: the connected interface, 0 for all; lock_sock()
+ *	it (READ_ONCE) by sendmsg's early check and the netdevice notifier
+ * @busy: a connect() or sendmsg() is under way and may be taking a device
+ *	by its index; written under lock_sock(), read by the notifier
+ * @ifindex: the connected interface, 0 for all; written under
+ *	lock_sock(), read without it (READ_ONCE) by the notifier
  * @tx_ops: cyclic transmissions
  * @rx_ops: receive filters
  * @node: entry in the list the netdevice notifier walks, under
@@ -65,6 +70,7 @@ struct bcm_ops {
 struct bcm_sock {
 	struct sock sk;
 	bool bound;
+	bool busy;
 	int ifindex;
 	struct bcm_ops tx_ops;
 	struct bcm_ops rx_ops;
@@ -86,6 +92,9 @@ static inline struct bcm_sock *bcm_sk(const struct sock *sk)
  * @throttle: ends a throttle period (ival2) and flushes pending slots
  * @last_report: when the last unthrottled RX_CHANGED went out, 0 if the
  *	throttle is idle
+ * @throttling: @throttle is armed or its callback has yet to take the
+ *	lock; cleared only by the callback (or a setup that cancelled it),
+ *	so a change seen while it is set is sure to be flushed
  * @stamp: receive time of the latest matching frame, for RX_CHANGED
  * @claimed_ifindex: a filter on all interfaces that runs timers follows
  *	the first interface it hears from; 0 until then
@@ -100,6 +109,7 @@ struct bcm_rx {
 	u8 *slot;
 	struct hrtimer throttle;
 	ktime_t last_report;
+	bool throttling;
 	ktime_t stamp;
 	int claimed_ifindex;
 	struct net_device *dev;
@@ -173,7 +183,8 @@ struct bcm_op {
 /**
  * struct bcm_request - one message written to a BCM socket
  * @head: the message head, already copied in
- * @msg: the message, its iterator positioned right behind the head
+ * @msg: the frames behind the head, copied into the kernel before the
+ *	socket lock was taken; reading past them gives -EFAULT
  * @size: total length of the message
  * @ifindex: the interface the request applies to
  * @cfsiz: size of each frame in the message
@@ -208,12 +219,13 @@ int bcm_op_read(struct bcm_ops *ops, const struct bcm_request *req,
 		u32 opcode);
 
 /* bcm_index.c */
-void bcm_ops_init(struct bcm_ops *ops);
+void bcm_ops_init(struct bcm_ops *ops, struct sock *sk);
 void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op);
 void bcm_ops_del(struct bcm_ops *ops, struct bcm_op *op);
 struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
 			    const struct bcm_request *req);
 void bcm_ops_destroy(struct bcm_ops *ops);
+bool bcm_ops_use_ifindex(struct bcm_ops *ops, int ifindex);
 
 /* bcm_tx.c */
 int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req);
@@ -229,6 +241,7 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req);
 int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req);
 void bcm_rx_unregister(struct bcm_op *op);
 void bcm_rx_dev_gone(struct bcm_sock *bo, struct net_device *dev);
+void bcm_rx_drop_claims(struct bcm_sock *bo, int ifindex);
 
 /* bcm_filter.c */
 void bcm_rx_handler(struct sk_buff *skb, void *data);

@@ -47,12 +47,17 @@ unsigned int bcm_rx_flush(struct bcm_op *op)
 
 /* Keep @cf as slot @i's last frame and report it, unless that would be the
  * second report within ival2. Then the throttle timer reports the slot's
- * latest frame when the period ends.
+ * latest frame when the period ends. Whether a period is running is
+ * decided by rx.throttling, not by the timer's state: a callback that has
+ * flushed and is on its way out still looks active to hrtimer_active(),
+ * and a change parked on it then would wait for the next frame.
  */
 static void bcm_rx_update(struct bcm_op *op, unsigned int i,
 			  const struct canfd_frame *cf)
 {
 	ktime_t now, period_end;
+
+	lockdep_assert_held(&op->lock);
 
 	memcpy(&op->rx.last[i], cf, op->cfsiz);
 	op->rx.slot[i] |= BCM_SLOT_SEEN | BCM_SLOT_PENDING;
@@ -61,12 +66,13 @@ static void bcm_rx_update(struct bcm_op *op, unsigned int i,
 		bcm_rx_report_changed(op, i);
 		return;
 	}
-	if (hrtimer_active(&op->rx.throttle))
+	if (op->rx.throttling)
 		return;
 
 	now = ktime_get();
 	period_end = ktime_add(op->rx.last_report, op->kt_ival2);
 	if (op->rx.last_report && ktime_before(now, period_end)) {
+		op->rx.throttling = true;
 		hrtimer_start(&op->rx.throttle, period_end,
 			      HRTIMER_MODE_ABS_SOFT);
 		return;
@@ -190,7 +196,8 @@ enum hrtimer_restart bcm_rx_timeout_fn(struct hrtimer *timer)
  * @timer: bcm_op.rx.throttle
  *
  * If something was delivered, a new period starts; otherwise the next
- * change is reported at once.
+ * change is reported at once. Clearing rx.throttling under the lock in
+ * the same step means a change arriving later starts its own period.
  *
  * Context: hrtimer softirq; takes the operation's lock.
  * Return: whether the timer runs another period.
@@ -205,6 +212,7 @@ enum hrtimer_restart bcm_rx_throttle_fn(struct hrtimer *timer)
 		hrtimer_forward_now(timer, op->kt_ival2);
 		ret = HRTIMER_RESTART;
 	} else {
+		op->rx.throttling = false;
 		op->rx.last_report = 0;
 	}
 	spin_unlock_bh(&op->lock);

@@ -10,7 +10,7 @@
  * creation, for /proc and for walking all operations.
  *
  * Everything here runs under lock_sock(); only the list is read without
- * it, under RCU, by /proc.
+ * it, under RCU, by /proc and by the netdevice notifier.
  */
 
 #include <linux/hash.h>
@@ -24,12 +24,13 @@
 /* 4096 buckets: beyond that, chains lengthen rather than memory grows. */
 #define BCM_INDEX_MAX_BITS	12
 
-void bcm_ops_init(struct bcm_ops *ops)
+void bcm_ops_init(struct bcm_ops *ops, struct sock *sk)
 {
 	INIT_LIST_HEAD(&ops->list);
 	ops->buckets = NULL;
 	ops->bits = 0;
 	ops->count = 0;
+	ops->sk = sk;
 }
 
 static struct hlist_head *bcm_ops_bucket(struct bcm_ops *ops, canid_t can_id,
@@ -46,6 +47,8 @@ static void bcm_ops_reindex(struct bcm_ops *ops, unsigned int bits)
 	struct hlist_head *buckets;
 	struct bcm_op *op;
 	unsigned int i;
+
+	sock_owned_by_me(ops->sk);
 
 	buckets = kvmalloc_array(BIT(bits), sizeof(*buckets), GFP_KERNEL);
 	if (!buckets)
@@ -82,6 +85,8 @@ static void bcm_ops_grow(struct bcm_ops *ops)
  */
 void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op)
 {
+	sock_owned_by_me(ops->sk);
+
 	list_add_rcu(&op->list, &ops->list);
 	ops->count++;
 	if (ops->buckets)
@@ -101,6 +106,8 @@ void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op)
  */
 void bcm_ops_del(struct bcm_ops *ops, struct bcm_op *op)
 {
+	sock_owned_by_me(ops->sk);
+
 	list_del_rcu(&op->list);
 	if (ops->buckets)
 		hlist_del(&op->by_id);
@@ -132,6 +139,8 @@ struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
 	canid_t can_id = req->head.can_id;
 	struct bcm_op *op;
 
+	sock_owned_by_me(ops->sk);
+
 	if (!ops->buckets) {
 		list_for_each_entry(op, &ops->list, list)
 			if (bcm_op_is(op, can_id, req->ifindex, is_fd))
@@ -149,11 +158,42 @@ struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
  * bcm_ops_destroy() - free the index once every operation is gone
  * @ops: an empty set of operations
  *
- * Context: process, the socket being released.
+ * Context: process, lock_sock() held by the release of the socket.
  */
 void bcm_ops_destroy(struct bcm_ops *ops)
 {
+	sock_owned_by_me(ops->sk);
+
 	WARN_ON_ONCE(ops->count);
 	kvfree(ops->buckets);
 	ops->buckets = NULL;
+}
+
+/**
+ * bcm_ops_use_ifindex() - whether an operation names an interface
+ * @ops: bcm_sock.tx_ops or .rx_ops
+ * @ifindex: the interface, or 0 for the operations on all of them
+ *
+ * Lets the netdevice notifier pass by sockets that have nothing on a
+ * device without taking their lock. The answer may be stale by the time
+ * it is used; callers cover operations being added meanwhile themselves.
+ *
+ * Context: any; takes rcu_read_lock(), as bcm_op.ifindex never changes
+ * and operations are freed after a grace period.
+ * Return: true if an operation on @ifindex is listed.
+ */
+bool bcm_ops_use_ifindex(struct bcm_ops *ops, int ifindex)
+{
+	struct bcm_op *op;
+	bool found = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(op, &ops->list, list) {
+		if (op->ifindex == ifindex) {
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
 }

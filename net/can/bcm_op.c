@@ -47,6 +47,7 @@ static ktime_t bcm_timeval_to_ktime(const struct bcm_timeval *tv)
  */
 void bcm_op_set_timers(struct bcm_op *op, const struct bcm_msg_head *head)
 {
+	sock_owned_by_me(&op->bo->sk);
 	lockdep_assert_held(&op->lock);
 
 	op->ival1 = head->ival1;
@@ -310,6 +311,7 @@ int bcm_op_read(struct bcm_ops *ops, const struct bcm_request *req,
 		return -EINVAL;
 
 	/* nframes only changes under the socket lock, which we hold. */
+	sock_owned_by_me(&op->bo->sk);
 	skb = bcm_reply_alloc(op, op->nframes, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;

@@ -101,16 +101,23 @@ static int bcm_rx_check_head(const struct bcm_msg_head *head)
 
 /* The frame an RTR filter answers with. Unless the user asks otherwise
  * (a different identifier in the frame), the answer carries the filter's
- * identifier without the RTR bit; answering a request with a request
- * would make two such filters ping-pong.
+ * identifier without the RTR bit. An answer that is itself a remote
+ * request is refused: two filters answering each other's identifiers
+ * with requests would bounce frames between them for ever, in softirq,
+ * through the local loopback or across the bus. Mainline accepts such a
+ * reply; an answer to a remote request is a data frame, so no correct
+ * setup is lost.
+ *
+ * Return: 0, or -EINVAL for a reply with the RTR bit.
  */
-static void bcm_rx_fix_rtr_reply(const struct bcm_msg_head *head,
-				 struct canfd_frame *reply)
+static int bcm_rx_fix_rtr_reply(const struct bcm_msg_head *head,
+				struct canfd_frame *reply)
 {
 	if (!(head->flags & RX_RTR_FRAME))
-		return;
+		return 0;
 	if ((head->flags & TX_CP_CAN_ID) || reply->can_id == head->can_id)
 		reply->can_id = head->can_id & ~CAN_RTR_FLAG;
+	return reply->can_id & CAN_RTR_FLAG ? -EINVAL : 0;
 }
 
 /* Copy an RTR filter's reply frame, which gets sent and so is checked. */
@@ -122,9 +129,7 @@ static int bcm_rx_copy_frames(const struct bcm_request *req,
 	int err;
 
 	err = bcm_frames_copy_in(req, frames, head->nframes, is_rtr);
-	if (!err)
-		bcm_rx_fix_rtr_reply(head, frames);
-	return err;
+	return err ?: bcm_rx_fix_rtr_reply(head, frames);
 }
 
 static void bcm_rx_take_timers(struct bcm_op *op,
@@ -137,6 +142,15 @@ static void bcm_rx_take_timers(struct bcm_op *op,
 	op->rx.claimed_ifindex = 0;
 }
 
+/* With the timer cancelled, its callback cannot clear the flag any more. */
+static void bcm_rx_stop_throttle(struct bcm_op *op)
+{
+	hrtimer_cancel(&op->rx.throttle);
+	spin_lock_bh(&op->lock);
+	op->rx.throttling = false;
+	spin_unlock_bh(&op->lock);
+}
+
 /* Act on the timer flags of a setup request. New intervals end a throttle
  * period at once, delivering what it held back.
  */
@@ -145,14 +159,14 @@ static void bcm_rx_kick(struct bcm_op *op, const struct bcm_msg_head *head)
 	sock_owned_by_me(&op->bo->sk);
 
 	if (op->flags & RX_RTR_FRAME) {
-		hrtimer_cancel(&op->rx.throttle);
+		bcm_rx_stop_throttle(op);
 		hrtimer_cancel(&op->timer);
 		return;
 	}
 	if (head->flags & SETTIMER) {
 		if (!op->kt_ival1)
 			hrtimer_cancel(&op->timer);
-		hrtimer_cancel(&op->rx.throttle);
+		bcm_rx_stop_throttle(op);
 		spin_lock_bh(&op->lock);
 		bcm_rx_flush(op);
 		spin_unlock_bh(&op->lock);
@@ -211,7 +225,11 @@ static int bcm_rx_change(struct bcm_op *op, const struct bcm_request *req)
 					     head->flags & RX_RTR_FRAME);
 		if (IS_ERR(frames))
 			return PTR_ERR(frames);
-		bcm_rx_fix_rtr_reply(head, frames);
+		err = bcm_rx_fix_rtr_reply(head, frames);
+		if (err) {
+			kvfree(frames);
+			return err;
+		}
 	}
 
 	spin_lock_bh(&op->lock);
@@ -232,7 +250,7 @@ static int bcm_rx_change(struct bcm_op *op, const struct bcm_request *req)
 		err = bcm_rx_register(op);
 		if (err) {
 			hrtimer_cancel(&op->timer);
-			hrtimer_cancel(&op->rx.throttle);
+			bcm_rx_stop_throttle(op);
 			return err;
 		}
 	}
@@ -259,6 +277,8 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req)
 	struct bcm_op *op;
 	int err;
 
+	sock_owned_by_me(&bo->sk);
+
 	if ((head->flags & RX_FILTER_ID) || !head->nframes) {
 		head->flags |= RX_FILTER_ID;
 		head->nframes = 0;
@@ -284,8 +304,11 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req)
  */
 int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req)
 {
-	struct bcm_op *op = bcm_ops_find(&bo->rx_ops, req);
+	struct bcm_op *op;
 
+	sock_owned_by_me(&bo->sk);
+
+	op = bcm_ops_find(&bo->rx_ops, req);
 	if (!op)
 		return -EINVAL;
 	bcm_rx_unregister(op);
@@ -299,8 +322,7 @@ int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req)
  * @dev: the device
  *
  * Filters on @dev lose their subscription and so fall silent; their
- * timers keep the state they had. Filters on all interfaces that follow
- * @dev are free to follow another one.
+ * timers keep the state they had.
  *
  * Context: process, lock_sock() held.
  */
@@ -313,11 +335,31 @@ void bcm_rx_dev_gone(struct bcm_sock *bo, struct net_device *dev)
 	list_for_each_entry(op, &bo->rx_ops.list, list) {
 		if (op->rx.dev == dev)
 			bcm_rx_unregister(op);
+	}
+}
+
+/**
+ * bcm_rx_drop_claims() - let filters on all interfaces follow another one
+ * @bo: the socket
+ * @ifindex: the interface being removed
+ *
+ * Only the operation's lock guards the claim, so this needs no socket
+ * lock, which a user may hold for long (see bcm_netdev_event()).
+ *
+ * Context: process; takes rcu_read_lock() and the operations' locks.
+ */
+void bcm_rx_drop_claims(struct bcm_sock *bo, int ifindex)
+{
+	struct bcm_op *op;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(op, &bo->rx_ops.list, list) {
 		if (op->ifindex)
 			continue;
 		spin_lock_bh(&op->lock);
-		if (op->rx.claimed_ifindex == dev->ifindex)
+		if (op->rx.claimed_ifindex == ifindex)
 			op->rx.claimed_ifindex = 0;
 		spin_unlock_bh(&op->lock);
 	}
+	rcu_read_unlock();
 }

@@ -284,6 +284,8 @@ int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req)
 	struct bcm_op *op;
 	int err;
 
+	sock_owned_by_me(&bo->sk);
+
 	if (!req->ifindex)
 		return -ENODEV;
 	if (!head->nframes || head->nframes > BCM_MAX_FRAMES)
@@ -315,8 +317,11 @@ int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req)
  */
 int bcm_tx_delete(struct bcm_sock *bo, const struct bcm_request *req)
 {
-	struct bcm_op *op = bcm_ops_find(&bo->tx_ops, req);
+	struct bcm_op *op;
 
+	sock_owned_by_me(&bo->sk);
+
+	op = bcm_ops_find(&bo->tx_ops, req);
 	if (!op)
 		return -EINVAL;
 	bcm_op_destroy(&bo->tx_ops, op);
@@ -338,6 +343,8 @@ int bcm_tx_send(struct bcm_sock *bo, const struct bcm_request *req)
 	struct net_device *dev;
 	struct sk_buff *skb;
 	int err;
+
+	sock_owned_by_me(&bo->sk);
 
 	if (req->head.nframes != 1 || req->size != BCM_HEAD_SIZE + req->cfsiz)
 		return -EINVAL;

@@ -7,29 +7,7 @@
 
 #include "bcm_util.h"
 #include "kselftest_harness.h"
-
-FIXTURE(bcm) {
-	char ifname[IFNAMSIZ];
-	int ifindex;
-	int s;
-	struct bcm_msg m;
-};
-
-FIXTURE_SETUP(bcm)
-{
-	self->ifindex = vcan_create(self->ifname, 0);
-	ASSERT_LT(0, self->ifindex);
-	self->s = bcm_socket(self->ifindex);
-	if (self->s < 0)
-		vcan_destroy(self->ifname);
-	ASSERT_LE(0, self->s);
-}
-
-FIXTURE_TEARDOWN(bcm)
-{
-	close(self->s);
-	vcan_destroy(self->ifname);
-}
+#include "bcm_fixtures.h"
 
 /* A one-frame TX_SETUP request with a valid classic frame. */
 static void tx_request(struct bcm_msg *m, __u32 flags)
@@ -307,30 +285,6 @@ TEST_F(bcm, tx_send_with_nframes_zero_fails_einval)
 	self->m.head.nframes = 0;
 	EXPECT_EQ(-1, write(self->s, &self->m, sizeof(self->m.head) + CAN_MTU));
 	EXPECT_EQ(EINVAL, errno);
-}
-
-/* Sockets connected to all interfaces name one per message. */
-FIXTURE(any) {
-	char ifname[IFNAMSIZ];
-	int ifindex;
-	int s;
-	struct bcm_msg m;
-};
-
-FIXTURE_SETUP(any)
-{
-	self->ifindex = vcan_create(self->ifname, 0);
-	ASSERT_LT(0, self->ifindex);
-	self->s = bcm_socket(0);
-	if (self->s < 0)
-		vcan_destroy(self->ifname);
-	ASSERT_LE(0, self->s);
-}
-
-FIXTURE_TEARDOWN(any)
-{
-	close(self->s);
-	vcan_destroy(self->ifname);
 }
 
 static int send_to(int s, struct bcm_msg *m, int family, int ifindex,

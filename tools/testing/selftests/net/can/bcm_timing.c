@@ -5,6 +5,8 @@
  * receive timeouts and the throttling of RX_CHANGED.
  */
 
+#include <sched.h>
+
 #include "bcm_util.h"
 #include "kselftest_harness.h"
 
@@ -168,6 +170,73 @@ TEST_F(timing, throttled_rx_reports_at_most_once_per_ival2)
 	EXPECT_GE(periods + 2, r.n);
 	EXPECT_LT(50000000LL, r.min_gap);
 	EXPECT_EQ(sent & 0xff, r.last_data);
+}
+
+static int run_on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+static void spin_until(long long t)
+{
+	while (now_ns() < t)
+		;
+}
+
+/* Wait for the RX_CHANGED that carries @byte0; false if none came. */
+static bool changed_arrives(int s, int byte0, int timeout_ms)
+{
+	struct bcm_msg msg;
+
+	while (bcm_read_op(s, &msg, RX_CHANGED, timeout_ms) > 0) {
+		if (msg.cc[0].data[0] == byte0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A change that comes while a throttle period's callback finishes, with
+ * nothing left to flush, must start a new period or be reported at once;
+ * it must not wait for a later frame. The callback runs on the CPU whose
+ * frame armed the timer (CPU 0 here), the late change comes from CPU 1,
+ * at times spread around the end of the period, round after round.
+ */
+TEST_F_TIMEOUT(timing, change_at_the_end_of_a_throttle_period_is_reported, 180)
+{
+	const long long ival2 = 2000000;
+	int round, lost = 0, rounds = 600;
+	unsigned int seed = 1;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+
+	bcm_head(&self->m, RX_SETUP, RX_FILTER_ID | SETTIMER, 0x100, 0);
+	self->m.head.ival2 = bcm_us(ival2 / 1000);
+	ASSERT_LT(0, bcm_write(self->s, &self->m));
+
+	for (round = 0; round < rounds; round++) {
+		long long t1, offset = (rand_r(&seed) % 1200000) - 600000;
+		int late = (round % 200) + 3;
+
+		usleep(3 * ival2 / 1000);
+		drain(self->s);
+		ASSERT_EQ(0, run_on_cpu(0));
+		t1 = now_ns();
+		ASSERT_EQ(0, raw_send_byte(self->raw, 0x100, 1));
+		ASSERT_EQ(0, raw_send_byte(self->raw, 0x100, 2));
+		ASSERT_EQ(0, run_on_cpu(1));
+		spin_until(t1 + 2 * ival2 + offset);
+		ASSERT_EQ(0, raw_send_byte(self->raw, 0x100, late));
+		if (!changed_arrives(self->s, late, 500))
+			lost++;
+	}
+	TH_LOG("%d of %d late changes lost", lost, rounds);
+	EXPECT_EQ(0, lost);
 }
 
 TEST_HARNESS_MAIN

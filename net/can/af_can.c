@@ -291,9 +291,10 @@ int can_rx_register(struct net *net, struct net_device *dev,
 		    void *data, const char *ident, struct sock *sk)
 {
 	struct can_pernet *cn = can_pernet(net);
+	struct can_mask_group *spare = NULL;
 	struct can_rx_table *table;
 	struct can_receiver *rcv;
-	int err = 0;
+	int err;
 
 	if (dev && (dev->type != ARPHRD_CAN || !net_eq(net, dev_net(dev))))
 		return -ENODEV;
@@ -312,17 +313,30 @@ int can_rx_register(struct net *net, struct net_device *dev,
 	rcv->ident = ident;
 	rcv->sk = sk;
 
-	spin_lock_bh(&cn->rx_lock);
-	table = can_rx_table_of(net, dev);
-	err = table ? can_rx_table_add(table, rcv) : -ENODEV;
-	if (!err) {
-		if (sk)
-			sock_hold(sk);
-		cn->entries++;
-		cn->max_entries = max(cn->max_entries, cn->entries);
+	/* A filter with a mask new to the table needs a mask group, which
+	 * is allocated without the lock and the lookup done again.
+	 */
+	for (;;) {
+		spin_lock_bh(&cn->rx_lock);
+		table = can_rx_table_of(net, dev);
+		err = table ? can_rx_table_add(table, rcv, &spare) : -ENODEV;
+		if (!err) {
+			if (sk)
+				sock_hold(sk);
+			cn->entries++;
+			cn->max_entries = max(cn->max_entries, cn->entries);
+		}
+		spin_unlock_bh(&cn->rx_lock);
+		if (err != -EAGAIN || spare)
+			break;
+		spare = can_mask_group_alloc();
+		if (!spare) {
+			err = -ENOMEM;
+			break;
+		}
 	}
-	spin_unlock_bh(&cn->rx_lock);
 
+	can_mask_group_free(spare);
 	if (err)
 		kmem_cache_free(can_receiver_cache, rcv);
 	return err;
@@ -694,7 +708,7 @@ static int __net_init can_pernet_init(struct net *net)
 free_stats:
 	free_percpu(cn->stats);
 free_table:
-	kvfree(cn->all_devs);
+	can_rx_table_destroy(cn->all_devs);
 	return err;
 }
 
@@ -709,7 +723,7 @@ static void __net_exit can_pernet_exit(struct net *net)
 	can_proc_exit(net);
 	free_percpu(cn->stats);
 	WARN_ON_ONCE(cn->all_devs->entries);
-	kvfree(cn->all_devs);
+	can_rx_table_destroy(cn->all_devs);
 	pr_debug("state of namespace %u released\n", net->ns.inum);
 }
 
@@ -733,7 +747,8 @@ static int __init can_init(void)
 {
 	int err;
 
-	can_receiver_cache = KMEM_CACHE(can_receiver, 0);
+	/* Users make subscriptions; their memory cgroups pay for them. */
+	can_receiver_cache = KMEM_CACHE(can_receiver, SLAB_ACCOUNT);
 	if (!can_receiver_cache)
 		return -ENOMEM;
 

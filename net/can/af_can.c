@@ -48,15 +48,39 @@ struct can_pernet *can_pernet(const struct net *net)
 	return net_generic(net, can_net_id);
 }
 
-/* The core owns dev->ml_priv of every CAN device: the device's receive
- * table, attached by the notifier when the device registers and detached
- * under the namespace's rx_lock when it unregisters. Readers on the
- * receive path run under RCU, and the table is freed only after a grace
- * period.
+/* The core serves the devices whose driver declared them CAN by giving
+ * them ml_priv of type ML_PRIV_CAN (can_dev_declare(), or the CAN
+ * private data of a mainline driver), not every device that has the
+ * type ARPHRD_CAN: a tun can take that type and drop it again at any
+ * time, and no table may depend on it. The notifier puts the device's
+ * receive table in dev->ml_priv when the device registers and takes it
+ * out under the namespace's rx_lock when it unregisters; everything
+ * else finds the table there. Readers on the receive path run under
+ * RCU, and the table is freed only after a grace period.
+ *
+ * Bit 0 of the pointer marks the table as ours: a mainline driver's own
+ * private data sits there until the notifier replaces it, and a device
+ * whose registration fails before our notifier ran still carries it
+ * when it unregisters.
  */
+#define CAN_ML_PRIV_TABLE	1UL
+
 struct can_rx_table *can_dev_rx_table(struct net_device *dev)
 {
-	return netdev_get_ml_priv(dev, ML_PRIV_CAN);
+	unsigned long priv = (unsigned long)netdev_get_ml_priv(dev, ML_PRIV_CAN);
+
+	if (!(priv & CAN_ML_PRIV_TABLE))
+		return NULL;
+	return (struct can_rx_table *)(priv & ~CAN_ML_PRIV_TABLE);
+}
+
+static void can_dev_set_rx_table(struct net_device *dev,
+				 struct can_rx_table *table)
+{
+	unsigned long priv = (unsigned long)table;
+
+	netdev_set_ml_priv(dev, (void *)(table ? priv | CAN_ML_PRIV_TABLE : 0),
+			   ML_PRIV_CAN);
 }
 
 /* ---- protocols and sockets ---- */
@@ -267,9 +291,10 @@ int can_rx_register(struct net *net, struct net_device *dev,
 		    void *data, const char *ident, struct sock *sk)
 {
 	struct can_pernet *cn = can_pernet(net);
+	struct can_mask_group *spare = NULL;
 	struct can_rx_table *table;
 	struct can_receiver *rcv;
-	int err = 0;
+	int err;
 
 	if (dev && (dev->type != ARPHRD_CAN || !net_eq(net, dev_net(dev))))
 		return -ENODEV;
@@ -288,17 +313,30 @@ int can_rx_register(struct net *net, struct net_device *dev,
 	rcv->ident = ident;
 	rcv->sk = sk;
 
-	spin_lock_bh(&cn->rx_lock);
-	table = can_rx_table_of(net, dev);
-	err = table ? can_rx_table_add(table, rcv) : -ENODEV;
-	if (!err) {
-		if (sk)
-			sock_hold(sk);
-		cn->entries++;
-		cn->max_entries = max(cn->max_entries, cn->entries);
+	/* A filter with a mask new to the table needs a mask group, which
+	 * is allocated without the lock and the lookup done again.
+	 */
+	for (;;) {
+		spin_lock_bh(&cn->rx_lock);
+		table = can_rx_table_of(net, dev);
+		err = table ? can_rx_table_add(table, rcv, &spare) : -ENODEV;
+		if (!err) {
+			if (sk)
+				sock_hold(sk);
+			cn->entries++;
+			cn->max_entries = max(cn->max_entries, cn->entries);
+		}
+		spin_unlock_bh(&cn->rx_lock);
+		if (err != -EAGAIN || spare)
+			break;
+		spare = can_mask_group_alloc();
+		if (!spare) {
+			err = -ENOMEM;
+			break;
+		}
 	}
-	spin_unlock_bh(&cn->rx_lock);
 
+	can_mask_group_free(spare);
 	if (err)
 		kmem_cache_free(can_receiver_cache, rcv);
 	return err;
@@ -344,9 +382,6 @@ void can_rx_unregister(struct net *net, struct net_device *dev,
 	struct can_pernet *cn = can_pernet(net);
 	struct can_rx_table *table;
 	struct can_receiver *rcv = NULL;
-
-	if (dev && dev->type != ARPHRD_CAN)
-		return;
 
 	spin_lock_bh(&cn->rx_lock);
 	table = can_rx_table_of(net, dev);
@@ -570,15 +605,22 @@ EXPORT_SYMBOL(can_send);
 
 /* ---- devices and namespaces ---- */
 
+/* Whether @dev is a CAN device by its driver's word, see can_dev_rx_table. */
+static bool can_dev_is_declared(const struct net_device *dev)
+{
+	return dev->type == ARPHRD_CAN && dev->ml_priv_type == ML_PRIV_CAN;
+}
+
+/* Context: RTNL held, which is what keeps dev->ml_priv stable. */
 static int can_dev_attach(struct net_device *dev)
 {
 	struct can_rx_table *table;
 
+	ASSERT_RTNL();
 	table = can_rx_table_alloc(can_pernet(dev_net(dev)));
-
 	if (!table)
 		return -ENOMEM;
-	netdev_set_ml_priv(dev, table, ML_PRIV_CAN);
+	can_dev_set_rx_table(dev, table);
 	netdev_dbg(dev, "CAN receive table created\n");
 	return 0;
 }
@@ -587,23 +629,27 @@ static int can_dev_attach(struct net_device *dev)
  * notifiers, which run before ours (see can_netdev_notifier). Whatever is
  * left is unlinked here; later can_rx_unregister() calls for the device
  * find no table and return quietly. Readers still walking the table under
- * RCU keep it alive until the grace period ends.
+ * RCU keep it alive until the grace period ends. The table is the one
+ * the device carries, whatever its type is now.
+ *
+ * Context: RTNL held.
  */
 static void can_dev_detach(struct net_device *dev)
 {
-	struct can_pernet *cn = can_pernet(dev_net(dev));
-	struct can_rx_table *table;
+	struct can_rx_table *table = can_dev_rx_table(dev);
+	struct can_pernet *cn;
 	unsigned int left;
 
+	ASSERT_RTNL();
+	if (!table)
+		return;
+	cn = table->cn;
 	spin_lock_bh(&cn->rx_lock);
-	table = can_dev_rx_table(dev);
-	netdev_set_ml_priv(dev, NULL, ML_PRIV_CAN);
-	left = table ? can_rx_table_drain(table) : 0;
+	can_dev_set_rx_table(dev, NULL);
+	left = can_rx_table_drain(table);
 	cn->entries -= left;
 	spin_unlock_bh(&cn->rx_lock);
 
-	if (!table)
-		return;
 	if (left)
 		netdev_dbg(dev, "%u subscriptions dropped with the device\n", left);
 	can_rx_table_free(table);
@@ -615,11 +661,10 @@ static int can_netdev_event(struct notifier_block *nb, unsigned long event,
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 
-	if (dev->type != ARPHRD_CAN)
-		return NOTIFY_DONE;
-
 	switch (event) {
 	case NETDEV_REGISTER:
+		if (!can_dev_is_declared(dev))
+			break;
 		return notifier_from_errno(can_dev_attach(dev));
 	case NETDEV_UNREGISTER:
 		can_dev_detach(dev);
@@ -663,7 +708,7 @@ static int __net_init can_pernet_init(struct net *net)
 free_stats:
 	free_percpu(cn->stats);
 free_table:
-	kvfree(cn->all_devs);
+	can_rx_table_destroy(cn->all_devs);
 	return err;
 }
 
@@ -678,7 +723,7 @@ static void __net_exit can_pernet_exit(struct net *net)
 	can_proc_exit(net);
 	free_percpu(cn->stats);
 	WARN_ON_ONCE(cn->all_devs->entries);
-	kvfree(cn->all_devs);
+	can_rx_table_destroy(cn->all_devs);
 	pr_debug("state of namespace %u released\n", net->ns.inum);
 }
 
@@ -702,7 +747,8 @@ static int __init can_init(void)
 {
 	int err;
 
-	can_receiver_cache = KMEM_CACHE(can_receiver, 0);
+	/* Users make subscriptions; their memory cgroups pay for them. */
+	can_receiver_cache = KMEM_CACHE(can_receiver, SLAB_ACCOUNT);
 	if (!can_receiver_cache)
 		return -ENOMEM;
 

@@ -68,16 +68,25 @@ struct can_rcv_list {
 #define CAN_SFF_SLOTS	BIT(CAN_SFF_ID_BITS)
 #define CAN_EFF_HASH_BITS 10
 #define CAN_EFF_SLOTS	BIT(CAN_EFF_HASH_BITS)
+#define CAN_FIL_HASH_BITS 10
+#define CAN_FIL_SLOTS	BIT(CAN_FIL_HASH_BITS)
+#define CAN_GROUP_HASH_BITS 8
+#define CAN_GROUP_SLOTS	BIT(CAN_GROUP_HASH_BITS)
+
+struct can_mask_group;
 
 /**
  * struct can_rx_table - the subscribers of one device, or of all devices
  * @rcu: frees a device's table after readers are done with it (first,
  *	because kvfree_rcu() needs it near the start)
  * @list: the error, catch-all and inverted lists (CAN_RX_FIL is unused)
- * @mask_groups: id/mask filters, one group per distinct mask, each a hash
- *	of the filters' identifiers (see rx_table.c)
+ * @mask_groups: the distinct masks of the id/mask filters, one group each
+ *	(see rx_table.c)
  * @sff: exact 11-bit subscriptions, one list per identifier
  * @eff: exact 29-bit subscriptions, hashed by identifier
+ * @fil: id/mask filters, hashed by mask and identifier (CAN_FIL_SLOTS)
+ * @group_hash: the groups of @mask_groups again, hashed by mask, for
+ *	writers only (CAN_GROUP_SLOTS)
  * @entries: number of subscriptions in the table
  * @cn: the namespace the table belongs to; a device that changes its
  *	namespace gets a new table
@@ -91,6 +100,8 @@ struct can_rx_table {
 	struct hlist_head mask_groups;
 	struct can_rcv_list sff[CAN_SFF_SLOTS];
 	struct can_rcv_list eff[CAN_EFF_SLOTS];
+	struct can_rcv_list *fil;
+	struct hlist_head *group_hash;
 	unsigned int entries;
 	struct can_pernet *cn;
 };
@@ -178,8 +189,12 @@ struct can_rx_table *can_dev_rx_table(struct net_device *dev);
 
 struct can_rx_table *can_rx_table_alloc(struct can_pernet *cn);
 void can_rx_table_free(struct can_rx_table *table);
+void can_rx_table_destroy(struct can_rx_table *table);
 unsigned int can_rx_table_drain(struct can_rx_table *table);
-int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv);
+struct can_mask_group *can_mask_group_alloc(void);
+void can_mask_group_free(struct can_mask_group *group);
+int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv,
+		     struct can_mask_group **spare);
 struct can_receiver *can_rx_table_remove(struct can_rx_table *table,
 					 canid_t can_id, canid_t mask,
 					 can_rx_func_t func, void *data);

@@ -280,7 +280,7 @@ static int can_rcvlist_show(struct seq_file *m, void *v)
 	for_each_netdev_rcu(net, dev) {
 		struct can_rx_table *table = can_dev_rx_table(dev);
 
-		if (dev->type == ARPHRD_CAN && table)
+		if (table)
 			can_show_table(m, table, which, dev);
 	}
 	rcu_read_unlock();

@@ -2,10 +2,21 @@
 /* The receive table: which subscribers want which frames. A subscription
  * goes where matching it is cheapest. Exact identifiers are found by
  * index (11 bit) or hash (29 bit); catch-alls need no compare. Id/mask
- * filters are grouped by mask, and each group hashes its filters by the
- * identifier bits the mask keeps: a frame costs one lookup per distinct
- * mask, however many filters share it (tuple space search). Only
- * inverted and error filters, which usually all match, are lists.
+ * filters are hashed by their mask and the identifier bits it keeps,
+ * all into one hash of the table, and a short record per distinct mask
+ * (a mask group) says which masks to try: a frame costs one lookup per
+ * distinct mask, however many filters share it (tuple space search).
+ * Only inverted and error filters, which usually all match, are lists.
+ *
+ * Memory follows the filters, not the masks: a mask group holds no
+ * slots of its own, only its mask and count (a 64-byte object), so a
+ * socket that gives every filter a mask of its own pays 136 bytes per
+ * filter, under twice mainline's, where groups with their own hash
+ * slots cost kilobytes each. Filters that share a mask cost only their
+ * subscription. Subscriptions and groups are charged to the memory
+ * cgroup of the task that subscribes, and groups are allocated before
+ * the table's lock is taken (see can_rx_table_add), so that no user can
+ * pin memory that is neither accounted nor reclaimable.
  *
  * Every list of subscriptions is singly linked. A subscription is only
  * ever removed by searching its list for it, which finds the predecessor
@@ -24,7 +35,6 @@
 #include "af_can.h"
 
 #define CAN_EFF_RTR_FLAGS (CAN_EFF_FLAG | CAN_RTR_FLAG)
-#define CAN_GROUP_HASH_BITS 8
 
 /* Readers, under rcu_read_lock(). */
 static struct can_receiver *can_rcv_first(const struct can_rcv_list *list)
@@ -46,27 +56,57 @@ static struct can_receiver *can_rcv_next(const struct can_receiver *rcv)
 	rcu_dereference_protected(p, lockdep_is_held(&(table)->cn->rx_lock))
 
 /**
- * struct can_mask_group - the id/mask filters of a table that share a mask
- * @node: link in &can_rx_table.mask_groups, in order of creation
+ * struct can_mask_group - a mask that id/mask filters of a table use
+ * @node: link in &can_rx_table.mask_groups, in order of creation, which
+ *	the receive path walks
+ * @by_mask: link in the table's hash of groups by mask, which writers
+ *	search, so that a table of many masks takes filters in O(1)
  * @rcu: deferred free once the last filter left
  * @mask: the mask, after can_rx_place()
- * @entries: filters in @slot
- * @slot: filters hashed by their (reduced) identifier
+ * @entries: filters with this mask in &can_rx_table.fil
  *
  * Created and freed under the namespace's rx_lock, read under RCU.
  */
 struct can_mask_group {
 	struct hlist_node node;
+	struct hlist_node by_mask;
 	struct rcu_head rcu;
 	canid_t mask;
 	unsigned int entries;
-	struct can_rcv_list slot[BIT(CAN_GROUP_HASH_BITS)];
 };
 
-static struct can_rcv_list *can_group_slot(struct can_mask_group *group,
-					   canid_t can_id)
+/**
+ * can_mask_group_alloc() - allocate a mask group for can_rx_table_add()
+ *
+ * Context: process context, may sleep; charges the caller's memory cgroup.
+ * Return: the group, or NULL if memory ran out.
+ */
+struct can_mask_group *can_mask_group_alloc(void)
 {
-	return &group->slot[hash_32(can_id, CAN_GROUP_HASH_BITS)];
+	return kzalloc(sizeof(struct can_mask_group), GFP_KERNEL_ACCOUNT);
+}
+
+/* A group can_rx_table_add() did not need; never published. */
+void can_mask_group_free(struct can_mask_group *group)
+{
+	kfree(group);
+}
+
+/* Filters of every mask share the table's hash: the mask takes part in
+ * the key, so that many masks of few filters spread like one mask of
+ * many filters.
+ */
+static struct can_rcv_list *can_fil_slot(struct can_rx_table *table,
+					 canid_t can_id, canid_t mask)
+{
+	return &table->fil[hash_32(can_id ^ hash_32(mask, 32),
+				   CAN_FIL_HASH_BITS)];
+}
+
+static struct hlist_head *can_group_bucket(struct can_rx_table *table,
+					   canid_t mask)
+{
+	return &table->group_hash[hash_32(mask, CAN_GROUP_HASH_BITS)];
 }
 
 static struct can_mask_group *can_group_find(struct can_rx_table *table,
@@ -74,30 +114,36 @@ static struct can_mask_group *can_group_find(struct can_rx_table *table,
 {
 	struct can_mask_group *group;
 
-	hlist_for_each_entry(group, &table->mask_groups, node)
+	lockdep_assert_held(&table->cn->rx_lock);
+	hlist_for_each_entry(group, can_group_bucket(table, mask), by_mask)
 		if (group->mask == mask)
 			return group;
 	return NULL;
 }
 
-/* Context: rx_lock held, so the allocation cannot sleep. */
+/* The group of @mask, made of *@spare if there is none yet; NULL if a
+ * group is needed and the caller has none to give.
+ */
 static struct can_mask_group *can_group_get(struct can_rx_table *table,
-					    canid_t mask)
+					    canid_t mask,
+					    struct can_mask_group **spare)
 {
 	struct can_mask_group *group = can_group_find(table, mask);
 
-	if (group)
+	if (group || !*spare)
 		return group;
-	group = kzalloc(sizeof(*group), GFP_ATOMIC);
-	if (!group)
-		return NULL;
+	group = *spare;
+	*spare = NULL;
 	group->mask = mask;
+	group->entries = 0;
+	hlist_add_head(&group->by_mask, can_group_bucket(table, mask));
 	hlist_add_tail_rcu(&group->node, &table->mask_groups);
 	return group;
 }
 
 static void can_group_unlink(struct can_mask_group *group)
 {
+	hlist_del(&group->by_mask);
 	hlist_del_rcu(&group->node);
 	kfree_rcu(group, rcu);
 }
@@ -112,15 +158,36 @@ struct can_rx_table *can_rx_table_alloc(struct can_pernet *cn)
 {
 	struct can_rx_table *table = kvzalloc(sizeof(*table), GFP_KERNEL);
 
-	if (table)
-		table->cn = cn;
+	if (!table)
+		return NULL;
+	table->fil = kvcalloc(CAN_FIL_SLOTS, sizeof(*table->fil), GFP_KERNEL);
+	table->group_hash = kcalloc(CAN_GROUP_SLOTS, sizeof(*table->group_hash),
+				    GFP_KERNEL);
+	if (!table->fil || !table->group_hash) {
+		can_rx_table_destroy(table);
+		return NULL;
+	}
+	table->cn = cn;
 	return table;
+}
+
+/* Free an empty table no reader can reach any more. */
+void can_rx_table_destroy(struct can_rx_table *table)
+{
+	kfree(table->group_hash);
+	kvfree(table->fil);
+	kvfree(table);
+}
+
+static void can_rx_table_free_rcu(struct rcu_head *head)
+{
+	can_rx_table_destroy(container_of(head, struct can_rx_table, rcu));
 }
 
 /* The caller has emptied and unpublished the table; readers may remain. */
 void can_rx_table_free(struct can_rx_table *table)
 {
-	kvfree_rcu(table, rcu);
+	call_rcu(&table->rcu, can_rx_table_free_rcu);
 }
 
 /* Link @rcv in at the head of @list. */
@@ -179,11 +246,10 @@ unsigned int can_rx_table_drain(struct can_rx_table *table)
 		n += can_rx_drain_list(table, &table->sff[i]);
 	for (i = 0; i < CAN_EFF_SLOTS; i++)
 		n += can_rx_drain_list(table, &table->eff[i]);
-	hlist_for_each_entry_safe(group, next, &table->mask_groups, node) {
-		for (i = 0; i < ARRAY_SIZE(group->slot); i++)
-			n += can_rx_drain_list(table, &group->slot[i]);
+	for (i = 0; i < CAN_FIL_SLOTS; i++)
+		n += can_rx_drain_list(table, &table->fil[i]);
+	hlist_for_each_entry_safe(group, next, &table->mask_groups, node)
 		can_group_unlink(group);
-	}
 	return n;
 }
 
@@ -246,10 +312,12 @@ static unsigned int can_rx_list_slots(enum can_rx_list which)
 		return CAN_SFF_SLOTS;
 	if (which == CAN_RX_EFF)
 		return CAN_EFF_SLOTS;
+	if (which == CAN_RX_FIL)
+		return CAN_FIL_SLOTS;
 	return 1;
 }
 
-/* The list of a subscription outside the mask groups. */
+/* A list of @which; @slot is an index or hash, 0 for single lists. */
 static struct can_rcv_list *can_rx_list_head(struct can_rx_table *table,
 					     enum can_rx_list which,
 					     unsigned int slot)
@@ -258,34 +326,48 @@ static struct can_rcv_list *can_rx_list_head(struct can_rx_table *table,
 		return &table->sff[slot];
 	if (which == CAN_RX_EFF)
 		return &table->eff[slot];
+	if (which == CAN_RX_FIL)
+		return &table->fil[slot];
 	return &table->list[which];
 }
 
 /**
  * can_rx_table_add() - insert a subscription
  * @table: table of the device (or of all devices)
- * @rcv: the subscription with the caller's can_id and mask
+ * @rcv: the subscription with the caller's can_id and mask; both are
+ *	normalized (see can_rx_place) once it is inserted
+ * @spare: a group from can_mask_group_alloc(), or NULL; taken (and set
+ *	to NULL) if the filter's mask is new to the table
+ *
+ * Groups are allocated by the caller before it takes the lock, so that
+ * the allocation may sleep and is charged to the caller; one without a
+ * spare group is told to come back with one.
  *
  * Context: the namespace's rx_lock held. Readers may walk the table.
- * Return: 0, or -ENOMEM if a new mask group could not be allocated.
+ * Return: 0, or -EAGAIN if the filter needs a new mask group and @spare
+ * holds none; @rcv is left untouched then.
  */
-int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv)
+int can_rx_table_add(struct can_rx_table *table, struct can_receiver *rcv,
+		     struct can_mask_group **spare)
 {
+	canid_t can_id = rcv->can_id, mask = rcv->mask;
 	struct can_mask_group *group;
 	struct can_rcv_list *list;
 	unsigned int slot;
-	enum can_rx_list which = can_rx_place(&rcv->can_id, &rcv->mask, &slot);
+	enum can_rx_list which = can_rx_place(&can_id, &mask, &slot);
 
 	lockdep_assert_held(&table->cn->rx_lock);
 	if (which == CAN_RX_FIL) {
-		group = can_group_get(table, rcv->mask);
+		group = can_group_get(table, mask, spare);
 		if (!group)
-			return -ENOMEM;
+			return -EAGAIN;
 		group->entries++;
-		list = can_group_slot(group, rcv->can_id);
+		list = can_fil_slot(table, can_id, mask);
 	} else {
 		list = can_rx_list_head(table, which, slot);
 	}
+	rcv->can_id = can_id;
+	rcv->mask = mask;
 	can_rcv_push(table, list, rcv);
 	return 0;
 }
@@ -320,7 +402,7 @@ struct can_receiver *can_rx_table_remove(struct can_rx_table *table,
 		group = can_group_find(table, mask);
 		if (!group)
 			return NULL;
-		list = can_group_slot(group, can_id);
+		list = can_fil_slot(table, can_id, mask);
 	} else {
 		list = can_rx_list_head(table, which, slot);
 	}
@@ -364,17 +446,8 @@ unsigned int can_rx_table_walk(struct can_rx_table *table,
 			       enum can_rx_list which, can_rx_walk_fn fn,
 			       void *arg)
 {
-	struct can_mask_group *group;
 	unsigned int i, n = 0;
 
-	if (which == CAN_RX_FIL) {
-		hlist_for_each_entry_rcu(group, &table->mask_groups, node,
-					 lockdep_is_held(&table->cn->rx_lock))
-			for (i = 0; i < ARRAY_SIZE(group->slot); i++)
-				n += can_rx_walk_list(table, &group->slot[i],
-						      fn, arg);
-		return n;
-	}
 	for (i = 0; i < can_rx_list_slots(which); i++)
 		n += can_rx_walk_list(table, can_rx_list_head(table, which, i),
 				      fn, arg);
@@ -418,9 +491,9 @@ static unsigned int can_rx_deliver_grouped(struct can_rx_table *table,
 
 	hlist_for_each_entry_rcu(group, &table->mask_groups, node) {
 		key = can_id & group->mask;
-		rcv = can_rcv_first(can_group_slot(group, key));
+		rcv = can_rcv_first(can_fil_slot(table, key, group->mask));
 		for (; rcv; rcv = can_rcv_next(rcv)) {
-			if (rcv->can_id == key) {
+			if (rcv->can_id == key && rcv->mask == group->mask) {
 				can_rx_deliver(rcv, skb);
 				matches++;
 			}

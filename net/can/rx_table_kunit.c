@@ -53,7 +53,7 @@ static void rx_exit(struct kunit *test)
 	spin_lock_bh(&fx->cn.rx_lock);
 	can_rx_table_drain(fx->table);
 	spin_unlock_bh(&fx->cn.rx_lock);
-	kvfree(fx->table);
+	can_rx_table_destroy(fx->table);
 	kfree_skb(fx->skb);
 }
 
@@ -62,17 +62,20 @@ static void subscribe(struct kunit *test, canid_t can_id, canid_t mask,
 {
 	struct rx_fixture *fx = test->priv;
 	struct can_receiver *rcv = kzalloc(sizeof(*rcv), GFP_KERNEL);
+	struct can_mask_group *spare = can_mask_group_alloc();
 	int err;
 
 	KUNIT_ASSERT_NOT_NULL(test, rcv);
+	KUNIT_ASSERT_NOT_NULL(test, spare);
 	rcv->can_id = can_id;
 	rcv->mask = mask;
 	rcv->func = count_frame;
 	rcv->data = hits;
 	rcv->ident = "kunit";
 	spin_lock_bh(&fx->cn.rx_lock);
-	err = can_rx_table_add(fx->table, rcv);
+	err = can_rx_table_add(fx->table, rcv, &spare);
 	spin_unlock_bh(&fx->cn.rx_lock);
+	can_mask_group_free(spare);
 	KUNIT_ASSERT_EQ(test, err, 0);
 }
 
@@ -202,6 +205,13 @@ static void removed_filter_sees_nothing_and_frees_its_group(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, hlist_empty(&fx->table->mask_groups));
 }
 
+static unsigned int fx_entries(struct kunit *test)
+{
+	struct rx_fixture *fx = test->priv;
+
+	return fx->table->entries;
+}
+
 /* Remove what subscribe() added; true if it was there. */
 static bool unsubscribe(struct kunit *test, canid_t can_id, canid_t mask,
 			unsigned int *hits)
@@ -269,6 +279,103 @@ static void removal_tells_apart_inverted_and_error_twins(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, errors, 0U);
 }
 
+/* Groups are allocated outside the lock: a filter of a new mask is
+ * refused until the caller brings one, and leaves nothing behind.
+ */
+static void filter_of_new_mask_waits_for_a_spare_group(struct kunit *test)
+{
+	struct rx_fixture *fx = test->priv;
+	struct can_mask_group *spare = NULL;
+	struct can_receiver rcv = {
+		.can_id = 0x120 | CAN_EFF_FLAG, .mask = 0x7F0 | CAN_EFF_FLAG,
+		.func = count_frame, .ident = "kunit",
+	};
+	unsigned int hits = 0;
+	int err;
+
+	rcv.data = &hits;
+	spin_lock_bh(&fx->cn.rx_lock);
+	err = can_rx_table_add(fx->table, &rcv, &spare);
+	spin_unlock_bh(&fx->cn.rx_lock);
+	KUNIT_EXPECT_EQ(test, err, -EAGAIN);
+	KUNIT_EXPECT_EQ(test, rcv.can_id, 0x120U | CAN_EFF_FLAG);
+	KUNIT_EXPECT_EQ(test, rcv.mask, 0x7F0U | CAN_EFF_FLAG);
+	KUNIT_EXPECT_EQ(test, fx->table->entries, 0U);
+	KUNIT_EXPECT_TRUE(test, hlist_empty(&fx->table->mask_groups));
+
+	/* With a group of that mask in place, no spare is needed. */
+	subscribe(test, 0x130, 0x7F0, &hits);
+	rcv.can_id = 0x120;
+	rcv.mask = 0x7F0;
+	spin_lock_bh(&fx->cn.rx_lock);
+	err = can_rx_table_add(fx->table, &rcv, &spare);
+	spin_unlock_bh(&fx->cn.rx_lock);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, deliver(test, 0x125), 1U);
+	spin_lock_bh(&fx->cn.rx_lock);
+	KUNIT_EXPECT_PTR_EQ(test, can_rx_table_remove(fx->table, 0x120, 0x7F0,
+						      count_frame, &hits),
+			    &rcv);
+	spin_unlock_bh(&fx->cn.rx_lock);
+}
+
+static bool oracle_matches(canid_t frame, canid_t can_id, canid_t mask)
+{
+	return (frame & mask) == (can_id & mask);
+}
+
+#define MANY_MASKS 255
+
+static canid_t many_mask(unsigned int i)
+{
+	return 0x700 | (i + 1);
+}
+
+static canid_t many_id(unsigned int i)
+{
+	return (i * 37) & many_mask(i);
+}
+
+/* Deliver every 5th standard frame; compare with a filter-by-filter
+ * match of the filters whose bit is set in @present.
+ */
+static void expect_as_oracle(struct kunit *test, const bool *present)
+{
+	unsigned int want, i;
+	canid_t frame;
+
+	for (frame = 0; frame <= CAN_SFF_MASK; frame += 5) {
+		want = 0;
+		for (i = 0; i < MANY_MASKS; i++)
+			want += present[i] &&
+				oracle_matches(frame, many_id(i), many_mask(i));
+		KUNIT_EXPECT_EQ_MSG(test, deliver(test, frame), want,
+				    "frame %03x", frame);
+	}
+}
+
+/* Every filter with a mask of its own: they share the table's hash, and
+ * none may see another's frames, before or after half of them leave.
+ */
+static void filters_of_distinct_masks_share_the_hash(struct kunit *test)
+{
+	static bool present[MANY_MASKS];
+	unsigned int hits = 0, i;
+
+	for (i = 0; i < MANY_MASKS; i++) {
+		subscribe(test, many_id(i), many_mask(i), &hits);
+		present[i] = true;
+	}
+	expect_as_oracle(test, present);
+	for (i = 0; i < MANY_MASKS; i += 2) {
+		KUNIT_EXPECT_TRUE(test, unsubscribe(test, many_id(i),
+						    many_mask(i), &hits));
+		present[i] = false;
+	}
+	expect_as_oracle(test, present);
+	KUNIT_EXPECT_EQ(test, fx_entries(test), MANY_MASKS / 2U);
+}
+
 static struct kunit_case can_rx_table_cases[] = {
 	KUNIT_CASE(exact_sff_filter_sees_its_id_only),
 	KUNIT_CASE(exact_eff_filter_skips_sff_frame_of_same_number),
@@ -281,6 +388,8 @@ static struct kunit_case can_rx_table_cases[] = {
 	KUNIT_CASE(removed_filter_sees_nothing_and_frees_its_group),
 	KUNIT_CASE(removal_relinks_head_middle_and_tail),
 	KUNIT_CASE(removal_tells_apart_inverted_and_error_twins),
+	KUNIT_CASE(filter_of_new_mask_waits_for_a_spare_group),
+	KUNIT_CASE(filters_of_distinct_masks_share_the_hash),
 	{}
 };
 

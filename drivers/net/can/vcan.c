@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/can.h>
+#include <linux/can/core.h>
 #include <linux/can/skb.h>
 #include <linux/ethtool.h>
 #include <linux/if_arp.h>
@@ -114,9 +115,10 @@ static const struct ethtool_ops vcan_ethtool_ops = {
 	.get_ts_info = ethtool_op_get_ts_info,
 };
 
-/* No dev->ml_priv here: the PF_CAN core attaches its per-device receive
- * lists from its netdevice notifier. The per-CPU counters are allocated
- * and freed by the networking core (pcpu_stat_type).
+/* dev->ml_priv is the PF_CAN core's: it attaches its per-device receive
+ * lists from its netdevice notifier to devices declared CAN. The per-CPU
+ * counters are allocated and freed by the networking core
+ * (pcpu_stat_type).
  */
 static void vcan_setup(struct net_device *dev)
 {
@@ -125,6 +127,7 @@ static void vcan_setup(struct net_device *dev)
 
 	/* A CAN frame has no link-layer header or address. */
 	dev->type = ARPHRD_CAN;
+	can_dev_declare(dev);
 	dev->hard_header_len = 0;
 	dev->addr_len = 0;
 	dev->flags = IFF_NOARP | (echo ? IFF_ECHO : 0);

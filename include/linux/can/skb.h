@@ -136,8 +136,12 @@ static inline bool can_skb_headroom_valid(struct net_device *dev,
  * @skb: the frame from ndo_start_xmit
  *
  * A frame is sent only if its size and length field fit its protocol
- * (ETH_P_CAN or ETH_P_CANFD) and the private area is in place. Anything
- * else is freed and counted in tx_dropped.
+ * (ETH_P_CAN or ETH_P_CANFD), the device's MTU allows its size, and the
+ * private area is in place. Anything else is freed and counted in
+ * tx_dropped. The MTU check matters for frames that did not come from a
+ * CAN socket, which can_send() checks: tc (mirred) and packet sockets
+ * hand a classic controller CAN FD frames, whose 64 data bytes its
+ * driver has no room for.
  *
  * Return: true if @skb was dropped and the driver must return
  * NETDEV_TX_OK without touching it.
@@ -154,7 +158,7 @@ static inline bool can_dropped_invalid_tx_skb(struct net_device *dev,
 	else
 		ok = false;
 
-	if (ok && can_skb_headroom_valid(dev, skb))
+	if (ok && skb->len <= dev->mtu && can_skb_headroom_valid(dev, skb))
 		return false;
 
 	kfree_skb(skb);

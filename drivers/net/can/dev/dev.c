@@ -8,11 +8,13 @@
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/can/core.h>
 #include <linux/can/dev.h>
 
 static void can_setup(struct net_device *dev)
 {
 	dev->type = ARPHRD_CAN;
+	can_dev_declare(dev);
 	dev->mtu = CAN_MTU;
 	dev->min_mtu = CAN_MTU;
 	dev->max_mtu = CAN_MTU;

@@ -210,18 +210,24 @@ static netdev_tx_t sja1000_start_xmit(struct sk_buff *skb,
 				      struct net_device *dev)
 {
 	struct sja1000_priv *priv = netdev_priv(dev);
+	const struct can_frame *cf;
 
 	if (can_dropped_invalid_tx_skb(dev, skb))
 		return NETDEV_TX_OK;
-	/* A listening chip never transmits: the frame would wait forever. */
-	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LISTENONLY)) {
+	cf = (const struct can_frame *)skb->data;
+	/* A listening chip never transmits: the frame would wait forever.
+	 * More than 8 data bytes would spill into the registers after the
+	 * transmit buffer; the shared check drops such frames already.
+	 */
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LISTENONLY) ||
+	    cf->len > CAN_MAX_DLEN) {
 		dev->stats.tx_dropped++;
 		kfree_skb(skb);
 		return NETDEV_TX_OK;
 	}
 
 	netif_stop_queue(dev);
-	load_tx_buffer(priv, (struct can_frame *)skb->data);
+	load_tx_buffer(priv, cf);
 	can_put_echo_skb(skb, dev, 0);
 	write_cmd(priv, tx_command(priv));
 	return NETDEV_TX_OK;

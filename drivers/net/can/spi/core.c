@@ -193,13 +193,19 @@ static int mcp251x_get_berr_counter(const struct net_device *net,
 	return 0;
 }
 
-/* TXB0's registers from SIDH on, for @cf. Return: bytes to load. */
+/* TXB0's registers from SIDH on, for @cf, into @buf of MCP251X_BUF_LEN.
+ * The shared check in ndo_start_xmit lets only classic frames through;
+ * the stack buffer does not rely on it.
+ * Return: bytes to load, or -EMSGSIZE for more than 8 data bytes.
+ */
 static int encode_frame(const struct mcp251x_priv *priv,
 			const struct can_frame *cf, u8 *buf)
 {
 	bool keep_dlc = can_is_ctrlmode(&priv->can, CAN_CTRLMODE_CC_LEN8_DLC);
 	canid_t id = cf->can_id;
 
+	if (cf->len > CAN_MAX_DLEN)
+		return -EMSGSIZE;
 	if (id & CAN_EFF_FLAG) {
 		buf[MCP251X_BUF_SIDH] = id >> 21;
 		buf[MCP251X_BUF_SIDL] = (((id >> 18) & 0x7) << 5) |
@@ -240,7 +246,7 @@ static void mcp251x_tx_work(struct work_struct *work)
 	/* Bus-off holds the chip in configuration mode, where RTS is void. */
 	if (priv->is_open && priv->can.state != CAN_STATE_BUS_OFF) {
 		len = encode_frame(priv, (struct can_frame *)skb->data, buf);
-		err = mcp251x_load_tx_buffer(priv, 0, buf, len);
+		err = len < 0 ? len : mcp251x_load_tx_buffer(priv, 0, buf, len);
 	}
 	if (err) {
 		net->stats.tx_dropped++;

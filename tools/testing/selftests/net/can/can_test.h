@@ -456,4 +456,23 @@ static inline long ct_proc_stat(const char *tag)
 	return val;
 }
 
+/* ---- kernel log ------------------------------------------------------ */
+
+/* Lines of the kernel log after the line holding @mark that hold @what. */
+static inline int ct_klog_count(const char *mark, const char *what)
+{
+	char cmd[256], buf[32] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "dmesg | sed -n '/%s/,$p' | grep -c '%s'", mark, what);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (!fgets(buf, sizeof(buf), p))
+		buf[0] = 0;
+	pclose(p);
+	return atoi(buf);
+}
+
 #endif /* _CAN_TEST_H */

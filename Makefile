@@ -12,6 +12,8 @@
 #                   B="memsock:1000 bcm" runs only those
 #   make patches    the tree as a patch series against linux-source-6.1
 #   make patches-check  the series, checkpatch, and a build of every prefix
+#   make fuzz       the syscall fuzzer in the debug kernel (not a test):
+#                   D=seconds (300) SEED=n FUZZ_ARGS=..., or REPLAY=file
 #   make deps       install what the above need (Debian packages)
 #
 # KDIR picks the newest installed linux-headers-*-amd64; set it (or KVER)
@@ -41,7 +43,7 @@ MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
 .PHONY: all modules clean deps need-deps selftests check check-debug check-debug-locked demo vm \
 	bench patches \
-	patches-check
+	patches-check fuzz
 
 all: modules
 
@@ -105,6 +107,17 @@ check-debug-locked:
 	VMTEST_MEM=2048 $(SELFTESTS)/vmtest.sh --kernel "$$KIMG" --modroot "$$MODROOT" \
 		--kver "$$KVER" --timeout 3000 --qemu-args "$(CAN_CARDS)" \
 		-- $(SRC)/$(SELFTESTS)/run_debug.sh $(T)
+
+# The fuzzer boots the debug kernel too (with KCOV over our code), so it
+# takes the same lock. "make fuzz D=600 SEED=42" fuzzes for 600 s from
+# seed 42; "make fuzz REPLAY=build/fuzz/run-42/repro-1.replay" replays a
+# program it wrote. FUZZ_ARGS go to can_fuzz (e.g. --avoid raw-neg-ifindex).
+D ?= 300
+fuzz: need-deps
+	@mkdir -p $(CAN_CACHE)
+	flock $(CAN_CACHE)/debug.lock $(SRC)/$(SELFTESTS)/fuzz/fuzz.sh --duration $(D) \
+		$(if $(SEED),--seed $(SEED)) $(if $(REPLAY),--replay $(REPLAY)) \
+		--qemu-args "$(CAN_CARDS)" -- $(FUZZ_ARGS)
 
 # Guest time follows executed instructions under -icount, so the numbers
 # repeat from run to run; both stacks are measured in the same boot. With

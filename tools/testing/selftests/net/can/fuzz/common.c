@@ -224,6 +224,18 @@ int fz_name_to_index(const char *name)
 	return ((struct ifinfomsg *)NLMSG_DATA(&ans.nh))->ifi_index;
 }
 
+int fz_link_up(int ifindex)
+{
+	struct fz_nlmsg m;
+	struct ifinfomsg *ifi;
+
+	fz_nl_init(&m, RTM_NEWLINK, 0, ifindex);
+	ifi = NLMSG_DATA(&m.nh);
+	ifi->ifi_change = IFF_UP;
+	ifi->ifi_flags = IFF_UP;
+	return fz_nl_talk(&m);
+}
+
 void fz_cleanup_devices(void)
 {
 	static const char *const names[] = { "fzv0", "fzv1", "fzv2", "fzt0", "fzt1" };

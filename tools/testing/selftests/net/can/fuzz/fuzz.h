@@ -104,6 +104,8 @@ const char *fz_vcan_name(struct fz_draw *d);
 int fz_ifindex(struct fz_ctx *c, struct fz_draw *d);
 /* The index of device @name in this thread's netns, 0 if there is none. */
 int fz_name_to_index(const char *name);
+/* Set link @ifindex up; 0 or -errno. */
+int fz_link_up(int ifindex);
 /* Delete every device the fuzzer creates (between replays). */
 void fz_cleanup_devices(void);
 

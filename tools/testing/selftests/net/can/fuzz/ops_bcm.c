@@ -126,10 +126,53 @@ static long bcm_send(struct fz_ctx *c, struct fz_draw *d)
 	return fz_ret(c, "sendmsg", sendmsg(fd, &msg, MSG_DONTWAIT));
 }
 
+/*
+ * A well-formed message: cyclic transmission or reception of a few small
+ * identifiers, or their deletion. Random messages are nearly all
+ * rejected; these keep frames flowing and operations coming and going,
+ * which is where receive paths meet teardown.
+ */
+static long bcm_setup(struct fz_ctx *c, struct fz_draw *d)
+{
+	static const __u32 ops[] = {
+		TX_SETUP, TX_SETUP, RX_SETUP, RX_SETUP, TX_DELETE, RX_DELETE,
+		TX_SEND, TX_READ, RX_READ,
+	};
+	struct {
+		struct bcm_msg_head h;
+		struct can_frame f[4];
+	} m = {};
+	int fd = fz_fd_get(c, d, FZ_BCM);
+	__u32 i, n = 1 + fz_below(d, 4);
+
+	m.h.opcode = ops[fz_below(d, FZ_ARRAY_SIZE(ops))];
+	m.h.can_id = fz_below(d, 16);
+	m.h.nframes = m.h.opcode == TX_SEND ? 1 : n;
+	if (m.h.opcode == TX_SETUP || m.h.opcode == RX_SETUP) {
+		m.h.flags = SETTIMER | STARTTIMER;
+		m.h.ival2.tv_usec = 1000 * (1 + fz_below(d, 20));
+		if (m.h.opcode == RX_SETUP && fz_chance(d, 2)) {
+			m.h.flags |= RX_FILTER_ID;
+			m.h.nframes = 0;
+		}
+		if (fz_chance(d, 4))
+			m.h.flags |= fz_chance(d, 2) ? TX_ANNOUNCE : RX_CHECK_DLC;
+	}
+	for (i = 0; i < m.h.nframes; i++) {
+		m.f[i].can_id = m.h.opcode == RX_SETUP ? fz_can_id(d) : m.h.can_id;
+		m.f[i].len = fz_below(d, 9);
+		fz_fill(d, m.f[i].data, sizeof(m.f[i].data));
+	}
+	fz_trace(c, "bcm setup op %u flags %#x id %#x nframes %u", m.h.opcode, m.h.flags,
+		 m.h.can_id, m.h.nframes);
+	return fz_ret(c, "write", write(fd, &m, sizeof(m.h) + m.h.nframes * sizeof(m.f[0])));
+}
+
 static const struct fz_op bcm_ops[] = {
 	{ "bcm_socket", bcm_socket, 5 },
 	{ "bcm_connect", bcm_connect, 5 },
-	{ "bcm_send", bcm_send, 16 },
+	{ "bcm_send", bcm_send, 12 },
+	{ "bcm_setup", bcm_setup, 8 },
 	{}
 };
 

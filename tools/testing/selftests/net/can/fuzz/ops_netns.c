@@ -57,10 +57,7 @@ static void child_vcan(const char *name)
 	fz_nl_put(&m, IFLA_INFO_KIND, "vcan", 4);
 	fz_nl_end(&m, li);
 	fz_nl_talk(&m);
-	fz_nl_init(&m, RTM_NEWLINK, 0, fz_name_to_index(name));
-	((struct ifinfomsg *)NLMSG_DATA((struct nlmsghdr *)m.buf))->ifi_change = IFF_UP;
-	((struct ifinfomsg *)NLMSG_DATA((struct nlmsghdr *)m.buf))->ifi_flags = IFF_UP;
-	fz_nl_talk(&m);
+	fz_link_up(fz_name_to_index(name));
 }
 
 /* CAN state in a namespace that dies with the child, sockets still open. */

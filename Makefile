@@ -13,7 +13,8 @@
 #   make patches    the tree as a patch series against linux-source-6.1
 #   make patches-check  the series, checkpatch, and a build of every prefix
 #   make fuzz       the syscall fuzzer in the debug kernel (not a test):
-#                   D=seconds (300) SEED=n FUZZ_ARGS=..., or REPLAY=file
+#                   D=seconds (300) SEED=n FUZZ_ARGS=..., or REPLAY=file;
+#                   KERNEL=stock: on Debian's kernel, no lock, no KASAN
 #   make deps       install what the above need (Debian packages)
 #
 # KDIR picks the newest installed linux-headers-*-amd64; set it (or KVER)
@@ -108,16 +109,22 @@ check-debug-locked:
 		--kver "$$KVER" --timeout 3000 --qemu-args "$(CAN_CARDS)" \
 		-- $(SRC)/$(SELFTESTS)/run_debug.sh $(T)
 
-# The fuzzer boots the debug kernel too (with KCOV over our code), so it
-# takes the same lock. "make fuzz D=600 SEED=42" fuzzes for 600 s from
-# seed 42; "make fuzz REPLAY=build/fuzz/run-42/repro-1.replay" replays a
-# program it wrote. FUZZ_ARGS go to can_fuzz (e.g. --avoid raw-neg-ifindex).
+# The fuzzer boots the debug kernel too, so it takes the same lock.
+# "make fuzz D=600 SEED=42" fuzzes for 600 s from seed 42; "make fuzz
+# REPLAY=build/fuzz/run-42/repro-1.replay" replays a program it wrote.
+# FUZZ_ARGS go to can_fuzz (e.g. --avoid raw-neg-ifindex). KERNEL=stock
+# runs on Debian's kernel with our modules (slub_debug, no KASAN).
 D ?= 300
-fuzz: need-deps
+FUZZ_CMD = $(SRC)/$(SELFTESTS)/fuzz/fuzz.sh --duration $(D) \
+	$(if $(SEED),--seed $(SEED)) $(if $(REPLAY),--replay $(REPLAY)) \
+	--qemu-args "$(CAN_CARDS)"
+fuzz: modules
+ifeq ($(KERNEL),stock)
+	$(FUZZ_CMD) --stock -- $(FUZZ_ARGS)
+else
 	@mkdir -p $(CAN_CACHE)
-	flock $(CAN_CACHE)/debug.lock $(SRC)/$(SELFTESTS)/fuzz/fuzz.sh --duration $(D) \
-		$(if $(SEED),--seed $(SEED)) $(if $(REPLAY),--replay $(REPLAY)) \
-		--qemu-args "$(CAN_CARDS)" -- $(FUZZ_ARGS)
+	flock $(CAN_CACHE)/debug.lock $(FUZZ_CMD) -- $(FUZZ_ARGS)
+endif
 
 # Guest time follows executed instructions under -icount, so the numbers
 # repeat from run to run; both stacks are measured in the same boot. With

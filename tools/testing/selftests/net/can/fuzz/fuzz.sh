@@ -7,6 +7,10 @@
 #
 #   fuzz.sh [--duration S] [--seed N] [--qemu-args ARGS] [-- CAN_FUZZ_ARGS]
 #   fuzz.sh --replay FILE [--qemu-args ARGS]
+#   fuzz.sh --stock ...     Debian's kernel with our modules instead (no
+#                           KASAN or lockdep: slub_debug poisons freed
+#                           objects; a quick run while the debug kernel
+#                           is not built)
 #
 # Replay files and reports land in build/fuzz/run-SEED/. The last line
 # says what happened; the status is 0 only if the kernel reported nothing.
@@ -21,6 +25,7 @@ DURATION=300
 SEED=
 QEMU_ARGS=
 REPLAY=
+STOCK=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -28,6 +33,7 @@ while [ $# -gt 0 ]; do
 	--seed) SEED=$2; shift 2 ;;
 	--qemu-args) QEMU_ARGS=$2; shift 2 ;;
 	--replay) REPLAY=$(realpath "$2"); shift 2 ;;
+	--stock) STOCK=1; shift ;;
 	--) shift; break ;;
 	*) echo "fuzz: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -40,7 +46,18 @@ for tool in qemu-system-x86_64 flock rsync gcc make cpio busybox ip modprobe dep
 done
 
 make -s -C "$HERE"
-eval "$("$TOP/scripts/can-debug-kernel.sh")"
+if [ $STOCK = 1 ]; then
+	KVER=$(basename "$(ls -d /usr/src/linux-headers-*-amd64 | sort -V | tail -1)")
+	KVER=${KVER#linux-headers-}
+	VMARGS=(--kver "$KVER")
+	APPEND="slub_debug=FZPU"
+else
+	eval "$("$TOP/scripts/can-debug-kernel.sh")"
+	VMARGS=(--kernel "$KIMG" --modroot "$MODROOT" --kver "$KVER")
+	# kasan_multi_shot: KASAN reports every bad access, not only the
+	# first of the boot, so a replay can show the same report again.
+	APPEND="kasan_multi_shot"
+fi
 
 RUN=$TOP/build/fuzz/run-$SEED
 [ -n "$REPLAY" ] && RUN=$TOP/build/fuzz/replay
@@ -53,14 +70,13 @@ else
 	set -- --seed "$SEED" --duration "$DURATION" "$@"
 fi
 
-# kasan_multi_shot: KASAN reports every bad access, not only the first
-# of the boot, so a replay can show the same report again.
 set +e
-VMTEST_MEM=2048 VMTEST_SMP=${FUZZ_SMP:-2} VMTEST_APPEND="kasan_multi_shot" \
-	"$SELFTESTS/vmtest.sh" --kernel "$KIMG" --modroot "$MODROOT" --kver "$KVER" \
+VMTEST_MEM=2048 VMTEST_SMP=${FUZZ_SMP:-2} VMTEST_APPEND="$APPEND" \
+	"$SELFTESTS/vmtest.sh" "${VMARGS[@]}" \
 	--timeout $((DURATION + 1200)) --qemu-args "$QEMU_ARGS" \
 	-- "$HERE/guest.sh" "$@" 2> "$RUN/console.log" | tee "$RUN/guest.log" |
-	grep -v -e '^FUZZ-' -e '^[0-9]* [0-9]* [a-z_]* 0x' -e '^#'
+	awk '/^FUZZ-FILE-BEGIN/ { f = 1 } !f && !/^FUZZ-/ { print; fflush() }
+	     /^FUZZ-FILE-END/ { f = 0 }'
 vmrc=${PIPESTATUS[0]}
 set -e
 

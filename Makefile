@@ -115,7 +115,7 @@ check-debug-locked:
 # FUZZ_ARGS go to can_fuzz (e.g. --avoid raw-neg-ifindex). KERNEL=stock
 # runs on Debian's kernel with our modules (slub_debug, no KASAN).
 D ?= 300
-FUZZ_CMD = $(SRC)/$(SELFTESTS)/fuzz/fuzz.sh --duration $(D) \
+FUZZ_CMD = KVER=$(KVER) $(SRC)/$(SELFTESTS)/fuzz/fuzz.sh --duration $(D) \
 	$(if $(SEED),--seed $(SEED)) $(if $(REPLAY),--replay $(REPLAY)) \
 	--qemu-args "$(CAN_CARDS)"
 fuzz: modules

@@ -235,8 +235,6 @@ struct fz_opts {
 };
 
 int fz_supervise(const struct fz_opts *o);
-/* The kernel's modprobe while fuzzing (see main.c). */
-int fz_modprobe_filter(int argc, char **argv);
 void fz_worker_main(const struct fz_opts *o, struct fz_shared *sh, int proc, int gen);
 
 #endif

@@ -47,8 +47,8 @@ done
 
 make -s -C "$HERE"
 if [ $STOCK = 1 ]; then
-	KVER=$(basename "$(ls -d /usr/src/linux-headers-*-amd64 | sort -V | tail -1)")
-	KVER=${KVER#linux-headers-}
+	# The Makefile's, that our modules were built for.
+	KVER=${KVER:?KVER is not set}
 	VMARGS=(--kver "$KVER")
 	APPEND="slub_debug=FZPU"
 else

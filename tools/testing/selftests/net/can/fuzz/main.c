@@ -7,9 +7,6 @@
  *   can_fuzz --replay FILE [--trace] [--repeat N]
  *   can_fuzz --list-ops
  *
- * Run as "fz-modprobe" (a link set as /proc/sys/kernel/modprobe by
- * guest.sh) it is the kernel's module loader during a run.
- *
  * Exit status: 0 no kernel report, 1 a report (see DIR), 2 usage.
  */
 
@@ -51,33 +48,6 @@ static int run_replay(const char *path, bool trace, int repeat, unsigned int avo
 	return 0;
 }
 
-/*
- * The kernel asks modprobe for a module on a socket of an unknown
- * protocol, a link of an unknown kind, an ioctl on a missing device. An
- * exec of the real modprobe takes a second in the VM, and nearly every
- * such request is for a module that does not exist: pass on only those
- * of the CAN stack and what the ops use, fail the rest at once.
- */
-int fz_modprobe_filter(int argc, char **argv)
-{
-	static const char *const ours[] = {
-		"net-pf-29", "can-proto-1", "can-proto-2", "can", "vcan",
-		"rtnl-link-vcan", "rtnl-link-can", "tun", "char-major-10-200",
-		"net-pf-17", "net-pf-16", "kvaser_pci", "sja1000",
-	};
-	const char *mod = argc > 1 ? argv[argc - 1] : "";
-	size_t i;
-
-	for (i = 0; i < FZ_ARRAY_SIZE(ours); i++) {
-		if (!strcmp(mod, ours[i])) {
-			argv[0] = "modprobe";
-			execv("/sbin/modprobe", argv);
-			return 1;
-		}
-	}
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -103,8 +73,6 @@ int main(int argc, char **argv)
 	bool trace = false;
 	int c, i, repeat = 1;
 
-	if (strstr(argv[0], "fz-modprobe"))
-		return fz_modprobe_filter(argc, argv);
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
 		case 's':

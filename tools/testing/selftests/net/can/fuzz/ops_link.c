@@ -20,7 +20,9 @@
 
 static const char *link_kind(struct fz_draw *d)
 {
-	static const char *const kinds[] = { "vcan", "vcan", "vcan", "vxcan", "can", "" };
+	static const char *const kinds[] = {
+		"vcan", "vcan", "vcan", "vcan", "vcan", "vcan", "vxcan", "can", "",
+	};
 
 	return kinds[fz_below(d, FZ_ARRAY_SIZE(kinds))];
 }

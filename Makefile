@@ -12,6 +12,9 @@
 #                   B="memsock:1000 bcm" runs only those
 #   make patches    the tree as a patch series against linux-source-6.1
 #   make patches-check  the series, checkpatch, and a build of every prefix
+#   make fuzz       the syscall fuzzer in the debug kernel (not a test):
+#                   D=seconds (300) SEED=n FUZZ_ARGS=..., or REPLAY=file;
+#                   KERNEL=stock: on Debian's kernel, no lock, no KASAN
 #   make deps       install what the above need (Debian packages)
 #
 # KVER defaults to the kernel of Debian's linux-image-amd64, the one the VM
@@ -50,7 +53,7 @@ MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
 .PHONY: all modules clean deps need-deps selftests check check-debug check-debug-locked demo vm \
 	bench patches \
-	patches-check
+	patches-check fuzz
 
 all: modules
 
@@ -114,6 +117,23 @@ check-debug-locked:
 	VMTEST_MEM=2048 $(SELFTESTS)/vmtest.sh --kernel "$$KIMG" --modroot "$$MODROOT" \
 		--kver "$$KVER" --timeout 3000 --qemu-args "$(CAN_CARDS)" \
 		-- $(SRC)/$(SELFTESTS)/run_debug.sh $(T)
+
+# The fuzzer boots the debug kernel too, so it takes the same lock.
+# "make fuzz D=600 SEED=42" fuzzes for 600 s from seed 42; "make fuzz
+# REPLAY=build/fuzz/run-42/repro-1.replay" replays a program it wrote.
+# FUZZ_ARGS go to can_fuzz (e.g. --avoid raw-neg-ifindex). KERNEL=stock
+# runs on Debian's kernel with our modules (slub_debug, no KASAN).
+D ?= 300
+FUZZ_CMD = KVER=$(KVER) $(SRC)/$(SELFTESTS)/fuzz/fuzz.sh --duration $(D) \
+	$(if $(SEED),--seed $(SEED)) $(if $(REPLAY),--replay $(REPLAY)) \
+	--qemu-args "$(CAN_CARDS)"
+fuzz: modules
+ifeq ($(KERNEL),stock)
+	$(FUZZ_CMD) --stock -- $(FUZZ_ARGS)
+else
+	@mkdir -p $(CAN_CACHE)
+	flock $(CAN_CACHE)/debug.lock $(FUZZ_CMD) -- $(FUZZ_ARGS)
+endif
 
 # Guest time follows executed instructions under -icount, so the numbers
 # repeat from run to run; both stacks are measured in the same boot. With

@@ -180,6 +180,8 @@ trap 'rm -rf "$RUN"' EXIT
 APPEND="console=ttyS0 loglevel=7 printk.time=1 panic=-1 oops=panic panic_on_warn=0 mitigations=off"
 APPEND="$APPEND nokaslr tsc=reliable no_timer_check canvm.init=$HERE/vm-init.sh"
 APPEND="$APPEND canvm.env=$RUN/env"
+# Extra kernel parameters (make fuzz: kasan_multi_shot).
+APPEND="$APPEND ${VMTEST_APPEND:-}"
 
 QEMU=(qemu-system-x86_64 -machine q35,accel=tcg -cpu max -m "$MEM" -smp "$SMP"
 	-kernel "$KIMG" -initrd "$INITRD" -no-reboot -nodefaults -display none

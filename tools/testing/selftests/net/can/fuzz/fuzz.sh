@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make fuzz": build can_fuzz and the debug kernel (KASAN, lockdep,
+# UBSAN, kmemleak; KCOV guides the fuzzer if the kernel has it), boot it
+# with the SJA1000 cards and run the fuzzer in it.
+#
+#   fuzz.sh [--duration S] [--seed N] [--qemu-args ARGS] [-- CAN_FUZZ_ARGS]
+#   fuzz.sh --replay FILE [--qemu-args ARGS]
+#   fuzz.sh --stock ...     Debian's kernel with our modules instead (no
+#                           KASAN or lockdep: slub_debug poisons freed
+#                           objects; a quick run while the debug kernel
+#                           is not built)
+#
+# Replay files and reports land in build/fuzz/run-SEED/. The last line
+# says what happened; the status is 0 only if the kernel reported nothing.
+# The caller holds the debug kernel cache's lock (see the Makefile).
+
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../../../../../.." && pwd)
+SELFTESTS=$TOP/tools/testing/selftests/net/can
+DURATION=300
+SEED=
+QEMU_ARGS=
+REPLAY=
+STOCK=0
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--duration) DURATION=$2; shift 2 ;;
+	--seed) SEED=$2; shift 2 ;;
+	--qemu-args) QEMU_ARGS=$2; shift 2 ;;
+	--replay) REPLAY=$(realpath "$2"); shift 2 ;;
+	--stock) STOCK=1; shift ;;
+	--) shift; break ;;
+	*) echo "fuzz: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+[ -n "$SEED" ] || SEED=$(date +%s)
+
+for tool in qemu-system-x86_64 flock rsync gcc make cpio busybox ip modprobe depmod; do
+	command -v "$tool" > /dev/null ||
+		{ echo "fuzz: missing tool: $tool (make deps installs it)" >&2; exit 2; }
+done
+
+make -s -C "$HERE"
+if [ $STOCK = 1 ]; then
+	# The Makefile's, that our modules were built for.
+	KVER=${KVER:?KVER is not set}
+	VMARGS=(--kver "$KVER")
+	APPEND="slub_debug=FZPU"
+else
+	eval "$("$TOP/scripts/can-debug-kernel.sh")"
+	VMARGS=(--kernel "$KIMG" --modroot "$MODROOT" --kver "$KVER")
+	# kasan_multi_shot: KASAN reports every bad access, not only the
+	# first of the boot, so a replay can show the same report again.
+	APPEND="kasan_multi_shot"
+fi
+
+RUN=$TOP/build/fuzz/run-$SEED
+[ -n "$REPLAY" ] && RUN=$TOP/build/fuzz/replay
+rm -rf "$RUN"
+mkdir -p "$RUN"
+
+if [ -n "$REPLAY" ]; then
+	set -- --replay "$REPLAY" --trace
+else
+	set -- --seed "$SEED" --duration "$DURATION" "$@"
+fi
+
+set +e
+VMTEST_MEM=2048 VMTEST_SMP=${FUZZ_SMP:-2} VMTEST_APPEND="$APPEND" \
+	"$SELFTESTS/vmtest.sh" "${VMARGS[@]}" \
+	--timeout $((DURATION + 1200)) --qemu-args "$QEMU_ARGS" \
+	-- "$HERE/guest.sh" "$@" 2> "$RUN/console.log" | tee "$RUN/guest.log" |
+	awk '/^FUZZ-FILE-BEGIN/ { f = 1 } !f && !/^FUZZ-/ { print; fflush() }
+	     /^FUZZ-FILE-END/ { f = 0 }'
+vmrc=${PIPESTATUS[0]}
+set -e
+
+# The files the guest printed.
+awk -v dir="$RUN" '
+	/^FUZZ-FILE-BEGIN / { f = dir "/" $2; printf "" > f; next }
+	/^FUZZ-FILE-END$/ { close(f); f = ""; next }
+	f != "" { print >> f }' "$RUN/guest.log"
+
+if [ -n "$REPLAY" ]; then
+	if [ "$vmrc" = 125 ]; then
+		grep -m1 -E 'BUG:|KASAN|UBSAN|WARNING:|Oops|general protection|kernel BUG' \
+			"$RUN/console.log" | sed 's/^/fuzz: replay: /'
+		echo "fuzz: replay of $REPLAY: the kernel reported a problem (log: $RUN/console.log)"
+		exit 1
+	fi
+	echo "fuzz: replay of $REPLAY: no kernel report"
+	exit 0
+fi
+
+summary=$(grep -E '^fuzz: [0-9]+ execs in' "$RUN/guest.log" | tail -1)
+if [ "$vmrc" = 0 ]; then
+	echo "${summary:-fuzz: finished}"
+	exit 0
+fi
+first=$(grep -m1 '^fuzz: kernel report after' "$RUN/guest.log" || true)
+repro=$(ls "$RUN"/repro-1.replay 2>/dev/null || true)
+[ -n "$first" ] && echo "$first"
+if grep -q '^fuzz: kmemleak' "$RUN/guest.log"; then
+	grep '^fuzz: kmemleak' "$RUN/guest.log"
+fi
+echo "fuzz: the kernel log is in $RUN/console.log"
+if [ -n "$repro" ]; then
+	echo "fuzz: KERNEL REPORT, seed $SEED; replay: $repro ($(grep -vc '^#' "$repro") ops;" \
+		"make fuzz REPLAY=$repro)"
+else
+	# The kernel died before the fuzzer could write anything: the last
+	# ops of every worker, as the supervisor streamed them.
+	repro=$RUN/dead-kernel.replay
+	{
+		echo "# can_fuzz replay: seed $SEED; the kernel died: the last 64 ops of each worker"
+		echo "# threads $(sed -n 's/.* processes x \([0-9]*\) threads.*/\1/p' \
+			"$RUN/guest.log" | head -1)"
+		sed -n 's/^FUZZ-RING //p' "$RUN/guest.log" |
+			awk '{ n[$2]++; line[$2, n[$2]] = $0 }
+			     END { for (w in n) for (i = n[w] - 63; i <= n[w]; i++)
+					if (i > 0) print line[w, i] }' | sort -n
+	} > "$repro"
+	grep -m1 -E 'BUG:|KASAN|UBSAN|WARNING:|Oops|general protection|kernel BUG|panic' \
+		"$RUN/console.log" | sed 's/^/fuzz: /' || true
+	echo "fuzz: KERNEL REPORT (status $vmrc), seed $SEED; the kernel died: last ops in" \
+		"$repro ($(grep -vc '^#' "$repro") ops, not minimized)"
+fi
+exit 1

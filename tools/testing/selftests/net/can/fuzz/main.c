@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * can_fuzz: run the fuzzer, or replay a recorded program.
+ *
+ *   can_fuzz [--seed N] [--duration S] [--procs P] [--threads T]
+ *            [--out DIR] [--no-cov] [--keep-going] [--avoid NAME]
+ *   can_fuzz --replay FILE [--trace] [--repeat N]
+ *   can_fuzz --list-ops
+ *
+ * Exit status: 0 no kernel report, 1 a report (see DIR), 2 usage.
+ */
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+static void print_usage(void)
+{
+	fprintf(stderr,
+		"usage: can_fuzz [--seed N] [--duration S] [--procs P] [--threads T]\n"
+		"                [--out DIR] [--no-cov] [--keep-going] [--avoid raw-neg-ifindex]\n"
+		"       can_fuzz --replay FILE [--trace] [--repeat N]\n"
+		"       can_fuzz --list-ops\n");
+	exit(2);
+}
+
+static int run_replay(const char *path, bool trace, int repeat, unsigned int avoid)
+{
+	struct fz_prog p;
+	int err = fz_prog_load(path, &p), i;
+
+	if (err) {
+		fprintf(stderr, "can_fuzz: %s: %s\n", path, strerror(-err));
+		return 2;
+	}
+	printf("can_fuzz: replaying %zu ops from %s\n", p.n, path);
+	fflush(stdout);
+	for (i = 0; i < repeat; i++) {
+		fz_cleanup_devices();
+		fz_prog_run(&p, trace, avoid);
+	}
+	printf("can_fuzz: replay done\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "seed", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "procs", required_argument, NULL, 'p' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "no-cov", no_argument, NULL, 'n' },
+		{ "keep-going", no_argument, NULL, 'k' },
+		{ "avoid", required_argument, NULL, 'a' },
+		{ "replay", required_argument, NULL, 'r' },
+		{ "trace", no_argument, NULL, 'T' },
+		{ "repeat", required_argument, NULL, 'R' },
+		{ "list-ops", no_argument, NULL, 'l' },
+		{}
+	};
+	struct fz_opts o = {
+		.seed = (__u64)time(NULL), .duration = 300, .procs = 2,
+		.threads = 2, .outdir = "/tmp/can_fuzz", .cov = true,
+	};
+	const char *replay_file = NULL;
+	bool trace = false;
+	int c, i, repeat = 1;
+
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'd':
+			o.duration = atoi(optarg);
+			break;
+		case 'p':
+			o.procs = atoi(optarg);
+			break;
+		case 't':
+			o.threads = atoi(optarg);
+			break;
+		case 'o':
+			o.outdir = optarg;
+			break;
+		case 'n':
+			o.cov = false;
+			break;
+		case 'k':
+			o.keep_going = true;
+			break;
+		case 'a':
+			if (strcmp(optarg, "raw-neg-ifindex"))
+				print_usage();
+			o.avoid |= FZ_AVOID_RAW_NEG_IFINDEX;
+			break;
+		case 'r':
+			replay_file = optarg;
+			break;
+		case 'T':
+			trace = true;
+			break;
+		case 'R':
+			repeat = atoi(optarg);
+			break;
+		case 'l':
+			for (i = 0; i < fz_op_count(); i++)
+				printf("%s %u\n", fz_op_get(i)->name, fz_op_get(i)->weight);
+			return 0;
+		default:
+			print_usage();
+		}
+	}
+	if (optind != argc || o.procs < 1 || o.threads < 1 || o.duration < 0)
+		print_usage();
+	if (replay_file)
+		return run_replay(replay_file, trace, repeat, o.avoid);
+	if (o.cov && !fz_cov_available()) {
+		printf("fuzz: no KCOV (/sys/kernel/debug/kcov): running without coverage\n");
+		o.cov = false;
+	}
+	return fz_supervise(&o);
+}

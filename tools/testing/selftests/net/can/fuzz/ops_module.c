@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module unload and reload (can_raw, can_bcm, vcan, can) while the other
+ * workers use them. Unloading fails while a module is in use, which is
+ * the common case; it succeeds in the gaps. The kernel's own module
+ * requests fail while fuzzing (guest.sh), so only module_load brings a
+ * module back.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+static const char *const fz_mods[] = { "can_raw", "can_bcm", "vcan", "can" };
+static const char *const fz_files[] = { "can-raw.ko", "can-bcm.ko", "vcan.ko", "can.ko" };
+
+static long module_unload(struct fz_ctx *c, struct fz_draw *d)
+{
+	const char *m = fz_mods[fz_below(d, FZ_ARRAY_SIZE(fz_mods))];
+
+	fz_trace(c, "delete_module %s", m);
+	return fz_ret(c, "delete_module", syscall(SYS_delete_module, m, O_NONBLOCK));
+}
+
+/*
+ * finit_module() of our module file (updates/ on Debian's kernel, the
+ * tree on the debug kernel): exec'ing modprobe takes a second in the VM.
+ * Dependencies are not loaded first; without them the load fails.
+ */
+static long module_load(struct fz_ctx *c, struct fz_draw *d)
+{
+	static const char *const dirs[] = { "updates", "kernel/net/can", "kernel/drivers/net/can" };
+	const char *f = fz_files[fz_below(d, FZ_ARRAY_SIZE(fz_files))];
+	struct utsname u;
+	char path[256];
+	size_t i;
+	int fd = -1;
+	long ret;
+
+	uname(&u);
+	for (i = 0; i < FZ_ARRAY_SIZE(dirs) && fd < 0; i++) {
+		snprintf(path, sizeof(path), "/lib/modules/%s/%s/%s", u.release, dirs[i], f);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	fz_trace(c, "finit_module %s", f);
+	ret = fz_ret(c, "finit_module", syscall(SYS_finit_module, fd, "", 0));
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static const struct fz_op module_ops[] = {
+	{ "module_unload", module_unload, 1 },
+	{ "module_load", module_load, 1 },
+	{}
+};
+
+FZ_REGISTER(module_ops)

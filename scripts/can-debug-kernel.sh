@@ -51,8 +51,9 @@ overlay() {
 	for d in net/can drivers/net/can include/linux/can include/uapi/linux/can; do
 		mkdir -p "$src/$d"
 		$CAN_RSYNC --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
-			--exclude='*.mod*' --exclude='modules.order' \
+			--exclude='*.mod*' --exclude='modules.order' --exclude=Makefile \
 			"$TOP/$d/" "$src/$d/"
+		kcov_makefiles "$d"
 	done
 	$CAN_RSYNC "$TOP/include/uapi/linux/can.h" "$src/include/uapi/linux/can.h"
 	# A cache filled by the older, mtime-keeping copy may hold objects
@@ -63,6 +64,25 @@ overlay() {
 			-type f -exec touch {} +
 		touch "$src/.can-overlay-by-content"
 	fi
+}
+
+# KCOV instruments only our directories (CONFIG_KCOV_INSTRUMENT_ALL is
+# off, so the rest of the kernel runs at full speed): each of our
+# Makefiles is copied with KCOV_INSTRUMENT set, a variable that applies
+# to its own directory only. A copy is rewritten only when it differs,
+# so an unchanged Makefile rebuilds nothing.
+kcov_makefiles() {
+	local d=$1 mk dst
+
+	find "$TOP/$d" -name Makefile | while read -r mk; do
+		dst=$src/$d/${mk#"$TOP/$d/"}
+		{ cat "$mk"; echo; echo 'KCOV_INSTRUMENT := y'; } > "$dst.can-new"
+		if cmp -s "$dst.can-new" "$dst"; then
+			rm "$dst.can-new"
+		else
+			mv "$dst.can-new" "$dst"
+		fi
+	done
 }
 
 # The configuration is allnoconfig plus both fragments, made afresh each

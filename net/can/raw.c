@@ -13,7 +13,6 @@
 #include <linux/can/skb.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/rtnetlink.h>
@@ -29,12 +28,12 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("The CAN stack developers");
 MODULE_ALIAS("can-proto-" __stringify(CAN_RAW));
 
-/* Every raw socket, so that the device notifier can find those bound to
- * a vanishing device. Process context only: socket init and release and
- * the notifier, which takes it under rtnl_lock().
+/* Sockets bound to one device, so that the device notifier finds those of
+ * a device that goes down or away without touching any other socket.
+ * Changed and walked only under rtnl_lock(): by bind(), by release() and
+ * by the notifier itself.
  */
-static LIST_HEAD(raw_sockets);
-static DEFINE_MUTEX(raw_sockets_lock);
+static LIST_HEAD(raw_bound_sockets);
 
 /* Source address and message flags of a queued frame live in skb->cb. */
 struct raw_rx_info {
@@ -111,6 +110,8 @@ void raw_unsubscribe(struct net *net, struct net_device *dev,
 		     struct sock *sk, const struct can_filter *filter,
 		     int count)
 {
+	ASSERT_RTNL();
+	sock_owned_by_me(sk);
 	while (count--)
 		can_rx_unregister(net, dev, filter[count].can_id,
 				  filter[count].can_mask, raw_rcv, sk);
@@ -122,6 +123,8 @@ int raw_subscribe(struct net *net, struct net_device *dev,
 {
 	int i, err;
 
+	ASSERT_RTNL();
+	sock_owned_by_me(sk);
 	for (i = 0; i < count; i++) {
 		err = can_rx_register(net, dev, filter[i].can_id,
 				      filter[i].can_mask, raw_rcv, sk, "raw", sk);
@@ -136,6 +139,8 @@ int raw_subscribe(struct net *net, struct net_device *dev,
 int raw_subscribe_errors(struct net *net, struct net_device *dev,
 			 struct sock *sk, can_err_mask_t err_mask)
 {
+	ASSERT_RTNL();
+	sock_owned_by_me(sk);
 	if (!err_mask)
 		return 0;
 	return can_rx_register(net, dev, 0, err_mask | CAN_ERR_FLAG, raw_rcv,
@@ -145,6 +150,8 @@ int raw_subscribe_errors(struct net *net, struct net_device *dev,
 void raw_unsubscribe_errors(struct net *net, struct net_device *dev,
 			    struct sock *sk, can_err_mask_t err_mask)
 {
+	ASSERT_RTNL();
+	sock_owned_by_me(sk);
 	if (err_mask)
 		can_rx_unregister(net, dev, 0, err_mask | CAN_ERR_FLAG,
 				  raw_rcv, sk);
@@ -175,76 +182,117 @@ static void raw_unsubscribe_all(struct net *net, struct net_device *dev,
 }
 
 /* The device the socket is bound to, with a reference, or NULL when bound
- * to all devices. -ENODEV if the bound device is gone.
+ * to all devices. -ENODEV if the bound device is gone. The caller holds
+ * rtnl_lock(), which keeps the binding and the device's index stable.
  */
 struct net_device *raw_bound_dev(struct sock *sk)
 {
 	struct raw_sock *ro = raw_sk(sk);
 	struct net_device *dev;
 
+	ASSERT_RTNL();
 	if (!ro->ifindex)
 		return NULL;
 	dev = dev_get_by_index(sock_net(sk), ro->ifindex);
 	return dev ?: ERR_PTR(-ENODEV);
 }
 
+/* The caller holds rtnl_lock() and the socket lock. */
 static void raw_free_filters(struct raw_sock *ro)
 {
+	ASSERT_RTNL();
+	sock_owned_by_me(&ro->sk);
 	if (ro->filter != &ro->one_filter)
 		kfree(ro->filter);
 	ro->filter = &ro->one_filter;
-	ro->count = 0;
+	WRITE_ONCE(ro->count, 0);
 }
 
-/* Forget the binding; the caller has dropped the subscriptions. */
+/* Record a binding the caller has subscribed for; under rtnl_lock() and
+ * the socket lock. A socket bound to one device joins the notifier's list.
+ */
+static void raw_set_bound(struct raw_sock *ro, int ifindex)
+{
+	ASSERT_RTNL();
+	sock_owned_by_me(&ro->sk);
+	list_del_init(&ro->node);
+	if (ifindex)
+		list_add_tail(&ro->node, &raw_bound_sockets);
+	WRITE_ONCE(ro->ifindex, ifindex);
+	WRITE_ONCE(ro->bound, true);
+}
+
+/* Forget the binding, under rtnl_lock() and the socket lock; the caller
+ * has dropped the subscriptions.
+ */
 static void raw_unbind(struct raw_sock *ro)
 {
-	ro->ifindex = 0;
-	ro->bound = false;
+	ASSERT_RTNL();
+	sock_owned_by_me(&ro->sk);
+	list_del_init(&ro->node);
+	WRITE_ONCE(ro->ifindex, 0);
+	WRITE_ONCE(ro->bound, false);
 }
 
 /* ---- device notifier ---- */
 
-static void raw_dev_gone(struct sock *sk, struct net_device *dev,
-			 unsigned long event)
+/* Whether @ro is bound to @dev. Every binding changes under rtnl_lock(),
+ * which the notifier holds, so this needs no socket lock: a socket whose
+ * owner keeps its lock for long (a copy from a stalled user page) cannot
+ * hold up a device it does not use.
+ */
+static bool raw_is_bound_to(const struct raw_sock *ro,
+			    const struct net_device *dev)
+{
+	ASSERT_RTNL();
+	return ro->bound && ro->ifindex == dev->ifindex &&
+	       net_eq(sock_net(&ro->sk), dev_net(dev));
+}
+
+/* The device went away: drop its subscriptions and the binding. The
+ * socket is on the notifier's list, so release() has not begun to tear
+ * it down (it leaves the list first, under rtnl_lock()).
+ */
+static void raw_dev_unregistered(struct sock *sk, struct net_device *dev)
 {
 	struct raw_sock *ro = raw_sk(sk);
 
 	lock_sock(sk);
-	if (!ro->bound || ro->ifindex != dev->ifindex ||
-	    !net_eq(sock_net(sk), dev_net(dev))) {
-		release_sock(sk);
-		return;
-	}
-	if (event == NETDEV_UNREGISTER) {
-		raw_unsubscribe_all(dev_net(dev), dev, sk);
-		raw_free_filters(ro);
-		raw_unbind(ro);
-		sk->sk_err = ENODEV;
-	} else {
-		sk->sk_err = ENETDOWN;
-	}
+	raw_unsubscribe_all(dev_net(dev), dev, sk);
+	raw_free_filters(ro);
+	raw_unbind(ro);
+	sk->sk_err = ENODEV;
 	release_sock(sk);
-
-	if (!sock_flag(sk, SOCK_DEAD))
-		sk_error_report(sk);
+	sk_error_report(sk);
 }
 
+/* Only an error to report: no socket state changes, so no socket lock. */
+static void raw_dev_down(struct sock *sk)
+{
+	WRITE_ONCE(sk->sk_err, ENETDOWN);
+	sk_error_report(sk);
+}
+
+/* Any device type: one that stopped being CAN since the socket bound to it
+ * still has the socket's subscriptions to drop when it unregisters.
+ */
 static int raw_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct raw_sock *ro;
+	struct raw_sock *ro, *next;
 
-	if (dev->type != ARPHRD_CAN)
-		return NOTIFY_DONE;
 	if (event != NETDEV_UNREGISTER && event != NETDEV_DOWN)
 		return NOTIFY_DONE;
 
-	mutex_lock(&raw_sockets_lock);
-	list_for_each_entry(ro, &raw_sockets, node)
-		raw_dev_gone(&ro->sk, dev, event);
-	mutex_unlock(&raw_sockets_lock);
+	list_for_each_entry_safe(ro, next, &raw_bound_sockets, node) {
+		if (!raw_is_bound_to(ro, dev))
+			continue;
+		if (event == NETDEV_UNREGISTER)
+			raw_dev_unregistered(&ro->sk, dev);
+		else
+			raw_dev_down(&ro->sk);
+	}
 	return NOTIFY_DONE;
 }
 
@@ -260,6 +308,14 @@ static void raw_sock_destruct(struct sock *sk)
 	free_percpu(raw_sk(sk)->last);
 }
 
+static bool raw_repeats_tracked(const struct raw_sock *ro)
+{
+	/* Pairs with the release in raw_track_repeats(): once this reads
+	 * true, the grace period after the state was published has ended.
+	 */
+	return smp_load_acquire(&ro->tracks_repeats);
+}
+
 /**
  * raw_track_repeats() - let raw_rcv() recognise a frame it saw already
  * @sk: the socket
@@ -272,35 +328,96 @@ static void raw_sock_destruct(struct sock *sk)
  * the filter has CAN_ERR_FLAG in its mask. So can the old and the new
  * subscriptions of a bound socket while it changes them (the new ones
  * come first, so that no frame is missed). Before either happens the
- * socket gets per-CPU state, which it keeps. On a bound socket a frame
- * may be in delivery that saw no state yet; a grace period lets it finish
- * before the caller subscribes.
+ * socket gets per-CPU state, which it keeps.
  *
- * Context: process; rtnl_lock() and lock_sock() held. May sleep.
+ * A frame may be in delivery that saw no state yet; a grace period lets
+ * it finish before the caller subscribes. That wait happens here, before
+ * the caller takes rtnl_lock() or the socket lock: a normal grace period,
+ * not an expedited one, and no lock that others need is held meanwhile.
+ * Racing callers publish one state (the first cmpxchg wins), and each
+ * waits for a grace period that began after it was published.
+ *
+ * Context: process, no locks held. May sleep.
  * Return: 0 or -ENOMEM.
  */
-int raw_track_repeats(struct sock *sk)
+static int raw_track_repeats(struct sock *sk)
 {
 	struct raw_sock *ro = raw_sk(sk);
 	struct raw_last_frame __percpu *last;
 
-	if (ro->last)
+	might_sleep();
+	if (raw_repeats_tracked(ro))
 		return 0;
-	last = alloc_percpu(struct raw_last_frame);
-	if (!last)
-		return -ENOMEM;
-	/* raw_rcv() must see the zeroed state behind the pointer. */
-	smp_store_release(&ro->last, last);
-	/* Expedited under rtnl_lock(), which we should not hold for long. */
-	if (ro->bound)
-		synchronize_net();
+	if (!READ_ONCE(ro->last)) {
+		last = alloc_percpu(struct raw_last_frame);
+		if (!last)
+			return -ENOMEM;
+		/* raw_rcv() must see the zeroed state behind the pointer. */
+		if (cmpxchg_release(&ro->last, NULL, last))
+			free_percpu(last);
+	}
+	synchronize_rcu();
+	/* Only after the wait: see raw_repeats_tracked(). */
+	smp_store_release(&ro->tracks_repeats, true);
 	return 0;
 }
 
 /* More than one subscription once bound: see raw_track_repeats(). */
 static bool raw_may_repeat(const struct raw_sock *ro)
 {
-	return ro->count + !!ro->err_mask > 1;
+	return READ_ONCE(ro->count) + !!READ_ONCE(ro->err_mask) > 1;
+}
+
+/* Whether a change of binding or filters needs raw_track_repeats(). Read
+ * without locks first, then again under them.
+ */
+static bool raw_change_may_repeat(const struct raw_sock *ro, bool binding)
+{
+	/* The old and the new subscriptions of a bound socket overlap. */
+	if (READ_ONCE(ro->bound))
+		return true;
+	return binding && raw_may_repeat(ro);
+}
+
+/**
+ * raw_lock_for_change() - lock a socket to change its binding or filters
+ * @sk: the socket
+ * @binding: the change is a bind(), which subscribes every filter
+ *
+ * Takes rtnl_lock() and the socket lock, in that order, with duplicate
+ * detection ready if the change needs it (raw_track_repeats()). The state
+ * is prepared before the locks are taken; should the socket have changed
+ * meanwhile so that it needs the state after all, the locks are dropped
+ * and the state prepared. That repeats at most once: the state stays.
+ *
+ * Context: process, no locks held. May sleep.
+ * Return: 0 with both locks held, or -ENOMEM with neither.
+ */
+int raw_lock_for_change(struct sock *sk, bool binding)
+{
+	struct raw_sock *ro = raw_sk(sk);
+	int err;
+
+	for (;;) {
+		if (raw_change_may_repeat(ro, binding)) {
+			err = raw_track_repeats(sk);
+			if (err)
+				return err;
+		}
+		rtnl_lock();
+		lock_sock(sk);
+		if (raw_repeats_tracked(ro) ||
+		    !raw_change_may_repeat(ro, binding))
+			return 0;
+		raw_unlock_change(sk);
+	}
+}
+
+/* Undo raw_lock_for_change(). */
+void raw_unlock_change(struct sock *sk)
+{
+	release_sock(sk);
+	rtnl_unlock();
 }
 
 /* A new socket receives every frame of every interface once bound. */
@@ -309,6 +426,8 @@ static int raw_init(struct sock *sk)
 	struct raw_sock *ro = raw_sk(sk);
 
 	ro->last = NULL;
+	ro->tracks_repeats = false;
+	INIT_LIST_HEAD(&ro->node);
 	sk->sk_destruct = raw_sock_destruct;
 
 	ro->loopback = 1;
@@ -316,15 +435,14 @@ static int raw_init(struct sock *sk)
 	ro->one_filter.can_mask = 0;
 	ro->filter = &ro->one_filter;
 	ro->count = 1;
-
-	mutex_lock(&raw_sockets_lock);
-	list_add_tail(&ro->node, &raw_sockets);
-	mutex_unlock(&raw_sockets_lock);
 	return 0;
 }
 
-/* Leave the notifier's list first, so that it no longer looks at us, then
- * drop the subscriptions. Frames already being delivered may still reach
+/* Drop the subscriptions, then leave the notifier's list, both under
+ * rtnl_lock(): until we hold it the notifier still sees the socket and
+ * unbinds it if its device goes away, and once we hold it the device found
+ * by the bound index is the one subscribed on, not a later device that
+ * reused the index. Frames already being delivered may still reach
  * raw_rcv(): the core holds the socket until they are done, and the
  * per-CPU state goes with the socket's last reference.
  */
@@ -337,10 +455,6 @@ static int raw_release(struct socket *sock)
 	if (!sk)
 		return 0;
 	ro = raw_sk(sk);
-
-	mutex_lock(&raw_sockets_lock);
-	list_del(&ro->node);
-	mutex_unlock(&raw_sockets_lock);
 
 	rtnl_lock();
 	lock_sock(sk);
@@ -387,16 +501,11 @@ static int raw_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 		return -EINVAL;
 	ifindex = addr->can_ifindex;
 
-	rtnl_lock();
-	lock_sock(sk);
+	err = raw_lock_for_change(sk, true);
+	if (err)
+		return err;
 	if (ro->bound && ro->ifindex == ifindex)
 		goto unlock;
-	/* Or the old and the new binding overlap for a moment. */
-	if (raw_may_repeat(ro) || ro->bound) {
-		err = raw_track_repeats(sk);
-		if (err)
-			goto unlock;
-	}
 
 	if (ifindex) {
 		dev = raw_get_can_dev(sk, ifindex);
@@ -418,13 +527,11 @@ static int raw_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 			dev_put(old_dev);
 		}
 	}
-	ro->ifindex = ifindex;
-	ro->bound = true;
+	raw_set_bound(ro, ifindex);
 
 unlock:
 	dev_put(dev);
-	release_sock(sk);
-	rtnl_unlock();
+	raw_unlock_change(sk);
 
 	/* Bound to a device that is down: tell the user at once. */
 	if (is_down && !err) {
@@ -443,11 +550,20 @@ static int raw_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 
 	memset(addr, 0, RAW_MIN_NAMELEN);
 	addr->can_family = AF_CAN;
-	addr->can_ifindex = raw_sk(sock->sk)->ifindex;
+	addr->can_ifindex = READ_ONCE(raw_sk(sock->sk)->ifindex);
 	return RAW_MIN_NAMELEN;
 }
 
 /* ---- data ---- */
+
+/* Whether a device of this MTU carries CAN FD frames: CAN FD and CAN XL
+ * devices do.
+ */
+static bool raw_dev_takes_fd(const struct net_device *dev)
+{
+	return dev->mtu == CANFD_MTU ||
+	       (dev->mtu >= CANXL_MIN_MTU && dev->mtu <= CANXL_MAX_MTU);
+}
 
 /* Whether a frame of this size may go out from this socket on @dev. */
 static bool raw_frame_allowed(const struct raw_sock *ro, struct sk_buff *skb,
@@ -455,19 +571,34 @@ static bool raw_frame_allowed(const struct raw_sock *ro, struct sk_buff *skb,
 {
 	if (can_is_can_skb(skb))
 		return true;
-	return ro->fd_frames && dev->mtu >= CANFD_MTU && can_is_canfd_skb(skb);
+	return READ_ONCE(ro->fd_frames) && raw_dev_takes_fd(dev) &&
+	       can_is_canfd_skb(skb);
 }
 
-/* The interface a message goes to: its address, else the binding. */
-static int raw_dest_ifindex(struct sock *sk, struct msghdr *msg)
+/* No frame of any kind has this size: rejected before the address is
+ * looked at, as mainline does.
+ */
+static bool raw_size_is_impossible(size_t size)
+{
+	return size < CANXL_HDR_SIZE + CANXL_MIN_DLEN || size > CANXL_MTU;
+}
+
+/* The interface a message goes to: its address, else the binding. Any
+ * index is passed on: only the device lookup can tell a valid one, and
+ * the index must never become the return value.
+ */
+static int raw_dest_ifindex(struct sock *sk, struct msghdr *msg, int *ifindex)
 {
 	DECLARE_SOCKADDR(struct sockaddr_can *, addr, msg->msg_name);
 
-	if (!addr)
-		return raw_sk(sk)->ifindex;
+	if (!addr) {
+		*ifindex = READ_ONCE(raw_sk(sk)->ifindex);
+		return 0;
+	}
 	if (msg->msg_namelen < RAW_MIN_NAMELEN || addr->can_family != AF_CAN)
 		return -EINVAL;
-	return addr->can_ifindex;
+	*ifindex = addr->can_ifindex;
+	return 0;
 }
 
 static struct sk_buff *raw_build_skb(struct sock *sk, struct msghdr *msg,
@@ -519,12 +650,13 @@ static int raw_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 	struct sk_buff *skb;
 	int ifindex, err;
 
-	ifindex = raw_dest_ifindex(sk, msg);
-	if (ifindex < 0)
-		return ifindex;
-	if (size != CAN_MTU && size != CANFD_MTU)
+	if (raw_size_is_impossible(size))
 		return -EINVAL;
+	err = raw_dest_ifindex(sk, msg, &ifindex);
+	if (err)
+		return err;
 
+	/* Unbound without an address (0), negative or unused: no device. */
 	dev = dev_get_by_index(sock_net(sk), ifindex);
 	if (!dev)
 		return -ENXIO;

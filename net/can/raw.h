@@ -29,7 +29,8 @@ struct raw_last_frame {
 /**
  * struct raw_sock - a CAN_RAW socket
  * @sk: the socket, first so that the two convert
- * @node: link in raw_sockets, for the device notifier
+ * @node: link in the list of sockets bound to one device, which the device
+ *	notifier walks; empty while the socket is unbound or bound to all
  * @ifindex: bound interface, 0 for all
  * @bound: bind() succeeded and the filters are registered
  * @loopback: CAN_RAW_LOOPBACK
@@ -43,17 +44,21 @@ struct raw_last_frame {
  * @err_mask: CAN_RAW_ERR_FILTER
  * @last: per-CPU duplicate detection, read by raw_rcv(); NULL while the
  *	socket cannot see a frame twice (see raw_track_repeats())
+ * @tracks_repeats: @last is set and no frame that missed it is still
+ *	being delivered; never cleared
  *
  * Settings and filters change under rtnl_lock() and lock_sock(), in that
- * order (the device notifier runs with rtnl held). raw_rcv() reads the
- * flags and @count without locks; a change takes effect with the next
- * frame.
+ * order (the device notifier runs with rtnl held), so holding either one
+ * keeps @ifindex, @bound, @count, @filter and @err_mask stable. raw_rcv(),
+ * sendmsg() and getname() read the flags, @count and @ifindex without
+ * locks; a change takes effect with the next frame.
  */
 struct raw_sock {
 	struct sock sk;
 	struct list_head node;
 	int ifindex;
 	bool bound;
+	bool tracks_repeats;
 	int count;
 	struct can_filter *filter;
 	int join_filters;
@@ -83,7 +88,8 @@ int raw_subscribe_errors(struct net *net, struct net_device *dev,
 void raw_unsubscribe_errors(struct net *net, struct net_device *dev,
 			    struct sock *sk, can_err_mask_t err_mask);
 struct net_device *raw_bound_dev(struct sock *sk);
-int raw_track_repeats(struct sock *sk);
+int raw_lock_for_change(struct sock *sk, bool binding);
+void raw_unlock_change(struct sock *sk);
 void raw_rcv(struct sk_buff *oskb, void *data);
 
 int raw_setsockopt(struct socket *sock, int level, int optname,

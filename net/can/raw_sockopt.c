@@ -25,16 +25,19 @@ static int raw_copy_int(sockptr_t optval, unsigned int optlen, int *val)
 
 /* Make @filter the socket's filter set. More than one filter is an array
  * the socket owns from now on; a single filter is copied into the socket.
+ * The caller holds rtnl_lock() and the socket lock.
  */
 static void raw_install_filters(struct raw_sock *ro, struct can_filter *filter,
 				int count)
 {
+	ASSERT_RTNL();
+	sock_owned_by_me(&ro->sk);
 	if (ro->filter != &ro->one_filter)
 		kfree(ro->filter);
 	if (count == 1)
 		ro->one_filter = *filter;
 	ro->filter = count > 1 ? filter : &ro->one_filter;
-	ro->count = count;
+	WRITE_ONCE(ro->count, count);
 }
 
 static void raw_drop_filters(struct can_filter *filter, int count)
@@ -43,6 +46,9 @@ static void raw_drop_filters(struct can_filter *filter, int count)
 		kfree(filter);
 }
 
+/* Under the locks of raw_lock_for_change(), which also readied duplicate
+ * detection for a bound socket: its old and new filters overlap.
+ */
 static int raw_swap_filters(struct sock *sk, struct can_filter *filter,
 			    int count)
 {
@@ -54,11 +60,6 @@ static int raw_swap_filters(struct sock *sk, struct can_filter *filter,
 	if (!ro->bound) {
 		raw_install_filters(ro, filter, count);
 		return 0;
-	}
-	err = raw_track_repeats(sk);
-	if (err) {
-		raw_drop_filters(filter, count);
-		return err;
 	}
 
 	dev = raw_bound_dev(sk);
@@ -77,7 +78,10 @@ static int raw_swap_filters(struct sock *sk, struct can_filter *filter,
 	return err;
 }
 
-/* A single filter, the common case, needs no allocation. */
+/* A single filter, the common case, needs no allocation. The filters are
+ * copied in before any lock is taken: a stalled user page must not hold
+ * the socket lock, which the device notifier may need under rtnl_lock().
+ */
 static int raw_set_filter(struct sock *sk, sockptr_t optval,
 			  unsigned int optlen)
 {
@@ -96,11 +100,13 @@ static int raw_set_filter(struct sock *sk, sockptr_t optval,
 	if (IS_ERR(filter))
 		return PTR_ERR(filter);
 
-	rtnl_lock();
-	lock_sock(sk);
+	err = raw_lock_for_change(sk, false);
+	if (err) {
+		raw_drop_filters(filter, count);
+		return err;
+	}
 	err = raw_swap_filters(sk, filter, count);
-	release_sock(sk);
-	rtnl_unlock();
+	raw_unlock_change(sk);
 	return err;
 }
 
@@ -119,12 +125,10 @@ static int raw_set_err_filter(struct sock *sk, sockptr_t optval,
 	/* Only the class bits mean anything in an error filter. */
 	err_mask = err_mask & CAN_ERR_MASK;
 
-	rtnl_lock();
-	lock_sock(sk);
+	err = raw_lock_for_change(sk, false);
+	if (err)
+		return err;
 	if (ro->bound) {
-		err = raw_track_repeats(sk);
-		if (err)
-			goto out;
 		dev = raw_bound_dev(sk);
 		if (IS_ERR(dev)) {
 			err = PTR_ERR(dev);
@@ -135,12 +139,11 @@ static int raw_set_err_filter(struct sock *sk, sockptr_t optval,
 			goto put_dev;
 		raw_unsubscribe_errors(sock_net(sk), dev, sk, ro->err_mask);
 	}
-	ro->err_mask = err_mask;
+	WRITE_ONCE(ro->err_mask, err_mask);
 put_dev:
 	dev_put(dev);
 out:
-	release_sock(sk);
-	rtnl_unlock();
+	raw_unlock_change(sk);
 	return err;
 }
 
@@ -204,28 +207,41 @@ int raw_setsockopt(struct socket *sock, int level, int optname,
 	return -ENOPROTOOPT;
 }
 
+/* A snapshot of the filters, taken under the socket lock so that the
+ * copy to user space can happen after it is released. NULL with *size 0
+ * when there are none; ERR_PTR(-ENOMEM).
+ */
+static struct can_filter *raw_copy_filters(struct sock *sk, int *size)
+{
+	struct raw_sock *ro = raw_sk(sk);
+	struct can_filter *copy = NULL;
+
+	lock_sock(sk);
+	*size = ro->count * sizeof(struct can_filter);
+	if (*size)
+		copy = kmemdup(ro->filter, *size, GFP_KERNEL) ?: ERR_PTR(-ENOMEM);
+	release_sock(sk);
+	return copy;
+}
+
 /* A buffer too small for all filters gets -ERANGE, and the size needed is
- * written to *optlen so that the caller can retry.
+ * written to *optlen so that the caller can retry. No user memory is
+ * touched under the socket lock (see raw_set_filter()).
  */
 static int raw_get_filter(struct sock *sk, char __user *optval,
 			  int __user *optlen, int len)
 {
-	struct raw_sock *ro = raw_sk(sk);
+	struct can_filter *copy;
 	int size, err = 0;
 
-	lock_sock(sk);
-	size = ro->count * sizeof(struct can_filter);
-	if (len < size) {
+	copy = raw_copy_filters(sk, &size);
+	if (IS_ERR(copy))
+		return PTR_ERR(copy);
+	if (len < size)
 		err = put_user(size, optlen) ? -EFAULT : -ERANGE;
-	} else {
-		len = size;
-		if (copy_to_user(optval, ro->filter, size))
-			err = -EFAULT;
-	}
-	release_sock(sk);
-
-	if (!err)
-		err = put_user(len, optlen);
+	else if (copy_to_user(optval, copy, size) || put_user(size, optlen))
+		err = -EFAULT;
+	kfree(copy);
 	return err;
 }
 
@@ -239,17 +255,28 @@ static int raw_put_value(const void *val, int size, char __user *optval,
 	return 0;
 }
 
+/* The size of the caller's buffer. A wrong level is reported before
+ * *optlen is read, as mainline does.
+ */
+static int raw_read_optlen(int level, int __user *optlen, int *len)
+{
+	if (level != SOL_CAN_RAW)
+		return -EINVAL;
+	if (get_user(*len, optlen))
+		return -EFAULT;
+	return *len >= 0 ? 0 : -EINVAL;
+}
+
 int raw_getsockopt(struct socket *sock, int level, int optname,
 		   char __user *optval, int __user *optlen)
 {
 	struct raw_sock *ro = raw_sk(sock->sk);
 	int *flag;
-	int len;
+	int len, err;
 
-	if (get_user(len, optlen))
-		return -EFAULT;
-	if (level != SOL_CAN_RAW || len < 0)
-		return -EINVAL;
+	err = raw_read_optlen(level, optlen, &len);
+	if (err)
+		return err;
 
 	if (optname == CAN_RAW_FILTER)
 		return raw_get_filter(sock->sk, optval, optlen, len);

@@ -33,7 +33,7 @@ static int mcpm_spi_transfer_one_message(struct spi_controller *ctlr,
 					 struct spi_message *msg)
 {
 	struct mcpm *model = spi_controller_get_devdata(ctlr);
-	struct mcpm_chip *chip = &model->chips[msg->spi->chip_select];
+	struct mcpm_chip *chip = spi_get_ctldata(msg->spi);
 	struct spi_transfer *t;
 	bool selected = false;
 
@@ -67,6 +67,7 @@ static int add_device(struct mcpm *model, struct mcpm_chip *chip)
 		.chip_select = chip->index,
 		.irq = chip->virq,
 		.swnode = &chip->swnode,
+		.controller_data = chip,
 	};
 
 	chip->props[0] = PROPERTY_ENTRY_U32("clock-frequency", model->clock_hz);

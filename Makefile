@@ -6,6 +6,8 @@
 #   make check      build modules and selftests, run the suite in a VM
 #   make demo       boot the VM and show can-utils on vcan0
 #   make vm         interactive shell in the VM, our modules loaded
+#   make check-all  make check on each kernel of the matrix: Debian's 6.1
+#                   (the default), 6.12 and 6.12-rt (PREEMPT_RT)
 #   make check-debug the suite on a Linux 6.1 built with our code in-tree
 #                   and KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN on
 #   make bench      benchmarks, mainline's modules against ours (not a test);
@@ -51,7 +53,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
 
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
-.PHONY: all modules clean deps need-deps selftests check check-debug check-debug-locked demo vm \
+.PHONY: all modules clean deps need-deps selftests check check-all check-debug check-debug-locked demo vm \
 	bench patches \
 	patches-check fuzz
 
@@ -96,6 +98,22 @@ CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 \
 check: modules selftests
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- \
 		$(SRC)/$(SELFTESTS)/run_tests.sh $(T)
+
+# The kernel matrix, one kernel after the other: 6.1, 6.12, 6.12-rt (see
+# "can-deps.sh matrix"; the 6.12 packages are installed here only, plain
+# "make check" never needs them). Kbuild keeps a module's objects next to
+# its sources (M=), for one kernel at a time, so each kernel starts from
+# "make clean"; the tree is left built for the last one. Every kernel runs
+# even if an earlier one fails, and the last lines say which failed.
+check-all:
+	@$(SRC)/scripts/can-deps.sh install-matrix
+	@failed=; for k in $$($(SRC)/scripts/can-deps.sh matrix); do \
+		echo "check-all: make check KVER=$$k"; \
+		$(MAKE) --no-print-directory clean KVER=$$k >/dev/null 2>&1; \
+		$(MAKE) --no-print-directory check KVER=$$k || failed="$$failed $$k"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "check-all: failed on:$$failed"; exit 1; fi; \
+	echo "check-all: passed on $$($(SRC)/scripts/can-deps.sh matrix | tr '\n' ' ')"
 
 demo: modules
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/demo.sh

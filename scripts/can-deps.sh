@@ -10,6 +10,11 @@
 #   can-deps.sh kver      print the version of the kernel the VM boots by
 #                         default (Debian's linux-image-amd64), after
 #                         checking that its image and headers are there
+#   can-deps.sh install-matrix  also install the other kernels "make
+#                         check-all" tests: Debian 12's 6.12 and 6.12-rt
+#                         (image and headers); "make check" never needs them
+#   can-deps.sh matrix    print the versions "make check-all" runs on, one a
+#                         line: the default kernel, 6.12, 6.12-rt
 
 set -eu
 
@@ -17,13 +22,18 @@ PACKAGES="linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static kmod cpio iproute2 can-utils
 	gcc make xz-utils flex bison bc libelf-dev libssl-dev rsync sparse
 	python3 python3-can"
+# The metapackages name the newest 6.12 build; headers and image of the
+# same version come with them. Not linux-image-amd64's kernel: installing
+# these leaves the default KVER at 6.1.
+MATRIX_META="linux-image-6.12-amd64 linux-image-6.12-rt-amd64"
+MATRIX_PACKAGES="$MATRIX_META linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64"
 SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 CACHE=${CAN_CACHE:-/var/cache/can-stack}
 
 missing_packages() {
 	local p
 
-	for p in $PACKAGES; do
+	for p in ${1:-$PACKAGES}; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q 'install ok installed' || echo "$p"
 	done
@@ -32,7 +42,7 @@ missing_packages() {
 install() {
 	local missing
 
-	missing=$(missing_packages)
+	missing=$(missing_packages "${1:-}")
 	[ -z "$missing" ] && return 0
 	echo "can-deps: installing:" $missing >&2
 	export DEBIAN_FRONTEND=noninteractive
@@ -57,16 +67,16 @@ ksft_dir() {
 	echo "$CACHE/linux-source-6.1/tools/testing/selftests"
 }
 
-# The kernel linux-image-amd64 depends on, not the newest headers found:
-# with 6.12's headers also installed that would pick a kernel whose image
-# the VM may not have.
+# The kernel linux-image-amd64 (or the metapackage $1) depends on, not the
+# newest headers found: with 6.12's headers also installed that would pick
+# a kernel whose image the VM may not have.
 default_kver() {
-	local image kver
+	local meta=${1:-linux-image-amd64} image kver
 
-	image=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null |
+	image=$(dpkg-query -W -f='${Depends}' "$meta" 2>/dev/null |
 		grep -o 'linux-image-[^ ,]*' | head -1)
 	if [ -z "$image" ]; then
-		echo "can-deps: linux-image-amd64 is not installed (make deps)" >&2
+		echo "can-deps: $meta is not installed (make deps)" >&2
 		return 1
 	fi
 	kver=${image#linux-image-}
@@ -96,8 +106,18 @@ ksft)
 kver)
 	default_kver
 	;;
+install-matrix)
+	install
+	install "$MATRIX_PACKAGES"
+	;;
+matrix)
+	default_kver
+	for m in $MATRIX_META; do
+		default_kver "$m"
+	done
+	;;
 *)
-	echo "usage: $0 check|install|ksft|kver" >&2
+	echo "usage: $0 check|install|ksft|kver|install-matrix|matrix" >&2
 	exit 2
 	;;
 esac

@@ -436,7 +436,6 @@ static const struct proto_ops bcm_ops = {
 	.shutdown	= sock_no_shutdown,
 	.socketpair	= sock_no_socketpair,
 	.mmap		= sock_no_mmap,
-	.sendpage	= sock_no_sendpage,
 };
 
 static const struct can_proto bcm_can_proto = {

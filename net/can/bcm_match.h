@@ -9,13 +9,19 @@
 #ifndef _CAN_BCM_MATCH_H
 #define _CAN_BCM_MATCH_H
 
-#include <asm/unaligned.h>
+#include <linux/string.h>
 #include "bcm.h"
 
-/* Eight data bytes from @off on; received frames are not 8-byte aligned. */
+/* Eight data bytes from @off on; received frames are not 8-byte aligned.
+ * A fixed-size memcpy() is one unaligned load, and unlike get_unaligned()
+ * needs no header that moved between kernel versions.
+ */
 static inline u64 bcm_word(const struct canfd_frame *cf, unsigned int off)
 {
-	return get_unaligned((const u64 *)(cf->data + off));
+	u64 word;
+
+	memcpy(&word, cf->data + off, sizeof(word));
+	return word;
 }
 
 /* Does @cf differ from slot @i's last frame in a bit the mask selects? */

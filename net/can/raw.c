@@ -734,7 +734,6 @@ static const struct proto_ops raw_ops = {
 	.connect	= sock_no_connect,
 	.listen		= sock_no_listen,
 	.mmap		= sock_no_mmap,
-	.sendpage	= sock_no_sendpage,
 	.shutdown	= sock_no_shutdown,
 	.socketpair	= sock_no_socketpair,
 };

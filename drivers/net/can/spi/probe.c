@@ -181,8 +181,8 @@ static int mcp251x_probe(struct spi_device *spi)
 	err = can_dev_register(net);
 	if (err)
 		goto undo_power;
-	netdev_info(net, "MCP%x at CS%d, %u Hz oscillator\n", priv->model,
-		    spi->chip_select, osc_hz);
+	netdev_info(net, "MCP%x on %s, %u Hz oscillator\n", priv->model,
+		    dev_name(&spi->dev), osc_hz);
 	return 0;
 
 undo_power:

@@ -47,12 +47,18 @@ settle() {
 	sleep 0.5
 }
 
+# Debian's 6.1 modules are plain .ko files, 6.12's are .ko.xz; kmod's
+# insmod reads either.
+insmod_mainline() {
+	insmod "$(ls "$ML/can/$1".ko*)"
+}
+
 load_mainline() {
-	insmod $ML/can/dev/can-dev.ko
-	insmod $ML/can/vcan.ko
-	insmod $ML/can/can.ko
-	insmod $ML/can/can-raw.ko
-	insmod $ML/can/can-bcm.ko
+	insmod_mainline dev/can-dev
+	insmod_mainline vcan
+	insmod_mainline can
+	insmod_mainline can-raw
+	insmod_mainline can-bcm
 }
 
 unload_mainline() {

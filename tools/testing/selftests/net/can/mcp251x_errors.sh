@@ -24,7 +24,8 @@ setup() {
 	insmod "$MOD" chips=1 || return 1
 	wait_until 10 test -n "$(can_ifaces_of "$DRIVER")" || return 1
 	DEV=$(can_ifaces_of "$DRIVER")
-	# spiB.C: the chip select is the model's chip number.
+	# spiB.C on 6.1, spi-mcp2515_model.C on 6.12 (named after the
+	# model's software node): C is the model's chip number.
 	spi=$(basename "$(readlink -f "/sys/class/net/$DEV/device")")
 	CHIP=$DBG/chip${spi##*.}
 	ip link set "$DEV" type can bitrate 500000 || return 1

@@ -208,7 +208,10 @@ test_pending_tx_buffer_is_write_protected() {
 test_spi_devices_are_mcp2515s() {
 	local d n=0
 
-	for d in /sys/devices/mcp2515_model/spi_master/spi*/spi*.*; do
+	# The model's devices, wherever the kernel puts SPI devices under
+	# their controller (the layout differs between 6.1 and 6.12).
+	for d in /sys/bus/spi/devices/*; do
+		[[ $(readlink -f "$d") = /sys/devices/mcp2515_model/* ]] || continue
 		[ "$(cat "$d/modalias")" = spi:mcp2515 ] || { fail "$d"; return 1; }
 		n=$((n + 1))
 	done

@@ -95,9 +95,15 @@ build_initramfs() {
 		modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 	done | awk '!seen[$0]++' > "$stage/modules/order.tmp"
 	: > "$stage/modules/order"
+	# Debian's 6.12 modules are .ko.xz, which busybox's insmod may not
+	# read: the initramfs gets them uncompressed.
 	while read -r dep; do
-		cp "$dep" "$stage/modules/"
-		basename "$dep" >> "$stage/modules/order"
+		m=$(basename "$dep" .xz)
+		case $dep in
+		*.xz) xz -dc "$dep" > "$stage/modules/$m" ;;
+		*) cp "$dep" "$stage/modules/" ;;
+		esac
+		echo "$m" >> "$stage/modules/order"
 	done < "$stage/modules/order.tmp"
 	rm "$stage/modules/order.tmp"
 	cat > "$stage/init" <<'EOF'

@@ -168,7 +168,10 @@ struct mcpm;
  *	(under the irq descriptor's lock), read by @model->irq_work
  * @virq: Linux interrupt number of the INT pin
  * @props: device properties of the SPI device ("clock-frequency")
- * @swnode: software node carrying @props
+ * @swnode: software node carrying @props, named @swnode_name
+ * @swnode_name: "mcp2515_model.N", N = @index: 6.12 names an SPI device
+ *	with a software node after the node ("spi-mcp2515_model.N"), 6.1
+ *	after the chip select ("spiB.N"); both end in the chip number
  * @spi: the SPI device, NULL until created
  * @raw_reply: reply of the last transaction through debugfs "spi"
  * @raw_len: bytes in @raw_reply
@@ -192,6 +195,7 @@ struct mcpm_chip {
 
 	struct property_entry props[2];
 	struct software_node swnode;
+	char swnode_name[24];
 	struct spi_device *spi;
 
 	u8 raw_reply[MCPM_RAW_MAX];

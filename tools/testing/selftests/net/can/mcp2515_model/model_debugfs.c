@@ -207,11 +207,13 @@ static ssize_t overflow_write(struct file *file, const char __user *ubuf,
 	return len;
 }
 
+/* No .llseek in these fops: NULL means "not seekable" on every kernel
+ * we build for (6.1 maps it to no_llseek, which 6.12 no longer has).
+ */
 static const struct file_operations overflow_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = overflow_write,
-	.llseek = no_llseek,
 };
 
 static int parse_data(const char *s, struct mcpm_frame *f)
@@ -330,7 +332,6 @@ static const struct file_operations inject_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = inject_write,
-	.llseek = no_llseek,
 };
 
 static ssize_t recover_write(struct file *file, const char __user *ubuf,
@@ -350,7 +351,6 @@ static const struct file_operations recover_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = recover_write,
-	.llseek = no_llseek,
 };
 
 static int violations_show(struct seq_file *m, void *v)

@@ -33,7 +33,7 @@ static int mcpm_spi_transfer_one_message(struct spi_controller *ctlr,
 					 struct spi_message *msg)
 {
 	struct mcpm *model = spi_controller_get_devdata(ctlr);
-	struct mcpm_chip *chip = &model->chips[msg->spi->chip_select];
+	struct mcpm_chip *chip = msg->spi->controller_data;
 	struct spi_transfer *t;
 	bool selected = false;
 
@@ -67,9 +67,13 @@ static int add_device(struct mcpm *model, struct mcpm_chip *chip)
 		.chip_select = chip->index,
 		.irq = chip->virq,
 		.swnode = &chip->swnode,
+		.controller_data = chip,
 	};
 
 	chip->props[0] = PROPERTY_ENTRY_U32("clock-frequency", model->clock_hz);
+	snprintf(chip->swnode_name, sizeof(chip->swnode_name),
+		 "mcp2515_model.%u", chip->index);
+	chip->swnode.name = chip->swnode_name;
 	chip->swnode.properties = chip->props;
 	chip->spi = spi_new_device(model->ctlr, &info);
 	return chip->spi ? 0 : -ENODEV;

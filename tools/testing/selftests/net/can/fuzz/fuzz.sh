@@ -90,7 +90,8 @@ if [ -n "$REPLAY" ]; then
 	if [ "$vmrc" = 125 ]; then
 		grep -m1 -E 'BUG:|KASAN|UBSAN|WARNING:|Oops|general protection|kernel BUG' \
 			"$RUN/console.log" | sed 's/^/fuzz: replay: /'
-		echo "fuzz: replay of $REPLAY: the kernel reported a problem (log: $RUN/console.log)"
+		echo "fuzz: replay of $REPLAY: the kernel reported a problem" \
+			"(log: $RUN/console.log)"
 		exit 1
 	fi
 	echo "fuzz: replay of $REPLAY: no kernel report"
@@ -117,7 +118,8 @@ else
 	# ops of every worker, as the supervisor streamed them.
 	repro=$RUN/dead-kernel.replay
 	{
-		echo "# can_fuzz replay: seed $SEED; the kernel died: the last 64 ops of each worker"
+		echo "# can_fuzz replay: seed $SEED; the kernel died:" \
+			"the last 64 ops of each worker"
 		echo "# threads $(sed -n 's/.* processes x \([0-9]*\) threads.*/\1/p' \
 			"$RUN/guest.log" | head -1)"
 		sed -n 's/^FUZZ-RING //p' "$RUN/guest.log" |

@@ -276,6 +276,18 @@ test_destdir_stages_without_depmod() {
 	expect_file can kernel/net/can/can.ko
 }
 
+# The tests after this one load our modules by modprobe; a module of
+# Debian's left loaded would make them test mainline's code instead.
+test_no_can_module_stays_loaded() {
+	local m left=
+
+	unload_can
+	for m in $CAN_MODULES; do
+		[ -d "/sys/module/$m" ] && left="$left $m"
+	done
+	[ -z "$left" ] || { fail "still loaded:$left"; return 1; }
+}
+
 # The .deb "make check" built on the host: compiling in the guest would
 # take too long under TCG, so this reads what the package holds.
 test_dkms_deb_holds_source_and_dkms_conf() {
@@ -310,7 +322,7 @@ test_dkms_deb_holds_source_and_dkms_conf() {
 		{ fail "dkms.conf destinations"; return 1; }
 }
 
-ktap_header 12
+ktap_header 13
 run_test setup_pristine_tree setup_pristine_tree
 [ "$MOUNTED" = 1 ] || ktap_finish
 run_test pristine_tree_resolves_to_debian test_pristine_tree_resolves_to_debian
@@ -325,4 +337,5 @@ run_test uninstall_restores_kernel_modules test_uninstall_restores_kernel_module
 run_test uninstall_twice_is_harmless test_uninstall_twice_is_harmless
 run_test destdir_stages_without_depmod test_destdir_stages_without_depmod
 run_test dkms_deb_holds_source_and_dkms_conf test_dkms_deb_holds_source_and_dkms_conf
+run_test no_can_module_stays_loaded test_no_can_module_stays_loaded
 ktap_finish

@@ -83,9 +83,11 @@ static bool search_timing(const struct can_bittiming_const *btc,
 
 	for (tseg = btc->tseg1_max + btc->tseg2_max; tseg >= tseg_min; tseg--) {
 		u32 total = CAN_SYNC_SEG + tseg;
-		/* In 64 bits: 385 quanta at 16 Mbit/s already wrap 32. */
-		u32 brp = DIV_ROUND_CLOSEST_ULL((u64)clock_hz,
-						(u64)total * bitrate);
+		/* In 64 bits, divisor included (do_div() would truncate
+		 * it): 256 quanta at 16 Mbit/s are exactly 2^32.
+		 */
+		u64 quanta_rate = (u64)total * bitrate;
+		u32 brp = div64_u64(clock_hz + quanta_rate / 2, quanta_rate);
 
 		brp = max(brp / btc->brp_inc * btc->brp_inc, btc->brp_inc);
 		if (brp < btc->brp_min || brp > btc->brp_max)

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "bcm_util.h"
+#include "can_test.h"
 #include "kselftest_harness.h"
 
 FIXTURE(life) {
@@ -382,23 +383,6 @@ TEST_F(life, proc_directory_is_per_namespace)
 	EXPECT_EQ(0, access(path, R_OK));
 }
 
-/* Count lines of the kernel log since @mark that contain @what. */
-static int klog_count(const char *mark, const char *what)
-{
-	char cmd[256], buf[32] = "";
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd),
-		 "dmesg | sed -n '/%s/,$p' | grep -c '%s'", mark, what);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	if (!fgets(buf, sizeof(buf), p))
-		buf[0] = 0;
-	pclose(p);
-	return atoi(buf);
-}
-
 #define DYNDBG "/sys/kernel/debug/dynamic_debug/control"
 
 TEST_F(life, every_op_created_is_freed)
@@ -421,8 +405,8 @@ TEST_F(life, every_op_created_is_freed)
 	close(self->s);
 	self->s = -1;
 
-	created = klog_count(mark, "can_bcm: op .* created");
-	freed = klog_count(mark, "can_bcm: op .* freed");
+	created = ct_klog_count(mark, "can_bcm: op .* created");
+	freed = ct_klog_count(mark, "can_bcm: op .* freed");
 	run_cmd("echo 'module can_bcm -p' > " DYNDBG);
 	EXPECT_EQ(10, created);
 	EXPECT_EQ(created, freed);

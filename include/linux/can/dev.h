@@ -86,6 +86,7 @@ int can_put_echo_skb(struct sk_buff *skb, struct net_device *dev,
 		     unsigned int idx);
 unsigned int can_get_echo_skb(struct net_device *dev, unsigned int idx);
 void can_free_echo_skb(struct net_device *dev, unsigned int idx);
+bool can_drop_echo_skb(struct net_device *dev, unsigned int idx);
 void can_flush_echo_skbs(struct net_device *dev);
 struct sk_buff *can_skb_alloc(struct net_device *dev, struct can_frame **cf);
 struct sk_buff *can_err_skb_alloc(struct net_device *dev,

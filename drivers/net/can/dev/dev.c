@@ -15,19 +15,24 @@ static void can_setup(struct net_device *dev)
 {
 	dev->type = ARPHRD_CAN;
 	can_dev_declare(dev);
-	dev->mtu = CAN_MTU;
-	dev->min_mtu = CAN_MTU;
-	dev->max_mtu = CAN_MTU;
-	dev->hard_header_len = 0;
-	dev->addr_len = 0;
-	dev->tx_queue_len = 10;
 	dev->flags = IFF_NOARP;
 	dev->features = NETIF_F_HW_CSUM;
+	dev->tx_queue_len = 10;
+	dev->addr_len = 0;
+	dev->hard_header_len = 0;
+	/* No MTU range, as in mainline ("ip -d link" shows minmtu 0 maxmtu
+	 * 0); can_mtu_event() refuses every change instead.
+	 */
+	dev->mtu = CAN_MTU;
 }
 
 /* Restart after bus-off: tell listeners with an error frame, drop what
  * the controller never sent, and start it again. Process context, RTNL
  * not needed: the driver's do_set_mode serialises against its IRQ.
+ *
+ * The carrier comes back before the controller starts: a bus-off that
+ * follows at once (a shorted bus) takes it away again and schedules the
+ * next restart, which the carrier being on would refuse.
  */
 static int can_restart(struct net_device *dev)
 {
@@ -48,22 +53,27 @@ static int can_restart(struct net_device *dev)
 	}
 
 	priv->can_stats.restarts++;
+	netif_carrier_on(dev);
 	err = priv->do_set_mode(dev, CAN_MODE_START);
 	if (err) {
+		netif_carrier_off(dev);
 		netdev_err(dev, "restart failed: %pe\n", ERR_PTR(err));
 		return err;
 	}
-	netif_carrier_on(dev);
 	netdev_dbg(dev, "restarted after bus-off\n");
 	return 0;
 }
 
+/* A restart scheduled by a bus-off that raced with ndo_stop finds the
+ * interface down: starting the controller then would undo the stop.
+ */
 static void can_restart_work(struct work_struct *work)
 {
 	struct can_priv *priv = container_of(to_delayed_work(work),
 					     struct can_priv, restart_work);
 
-	can_restart(priv->dev);
+	if (netif_running(priv->dev))
+		can_restart(priv->dev);
 }
 
 /**
@@ -87,6 +97,7 @@ int can_dev_restart_now(struct net_device *dev)
 	cancel_delayed_work_sync(&priv->restart_work);
 	return can_restart(dev);
 }
+EXPORT_SYMBOL_GPL(can_dev_restart_now);
 
 /**
  * can_bus_off() - the controller went bus-off
@@ -94,7 +105,9 @@ int can_dev_restart_now(struct net_device *dev)
  *
  * Stops the queue's carrier and, with restart-ms set, schedules the
  * restart. Any context (usually the driver's interrupt handler), after
- * can_change_state() has recorded CAN_STATE_BUS_OFF.
+ * can_change_state() has recorded CAN_STATE_BUS_OFF. A frame the
+ * controller was sending is counted as dropped when the driver hands it
+ * to can_drop_echo_skb(), or when the restart or close flushes it.
  */
 void can_bus_off(struct net_device *dev)
 {
@@ -210,10 +223,15 @@ EXPORT_SYMBOL_GPL(can_dev_alloc);
  * can_dev_free() - free a device from can_dev_alloc()
  * @dev: the device, unregistered or never registered
  *
- * Process context.
+ * Process context. Waits for a restart still scheduled (a bus-off that
+ * came after ndo_stop cancelled the last one), which would otherwise
+ * run on freed memory.
  */
 void can_dev_free(struct net_device *dev)
 {
+	struct can_priv *priv = netdev_priv(dev);
+
+	cancel_delayed_work_sync(&priv->restart_work);
 	free_netdev(dev);
 }
 EXPORT_SYMBOL_GPL(can_dev_free);
@@ -291,8 +309,12 @@ EXPORT_SYMBOL_GPL(can_dev_open);
  * can_dev_close() - common part of a driver's ndo_stop
  * @dev: the device being closed
  *
- * Process context, RTNL held. Waits for a pending restart, so call it
- * before the controller is put into reset.
+ * Process context, RTNL held; the driver must not hold a lock its
+ * do_set_mode takes. Cancels a scheduled restart and waits for one that
+ * is running. Safe to call before or after the controller is put into
+ * reset; after its interrupts are silenced is best, as no bus-off can
+ * then schedule a new restart. One that is scheduled anyway finds the
+ * interface down and does nothing, and can_dev_free() cancels it.
  */
 void can_dev_close(struct net_device *dev)
 {
@@ -303,18 +325,52 @@ void can_dev_close(struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(can_dev_close);
 
+/* Our controllers speak classic CAN only, so their MTU stays CAN_MTU:
+ * a change reaches NETDEV_PRECHANGEMTU only when the value differs, and
+ * is refused with mainline's errnos (EBUSY while up, else EINVAL). A
+ * driver for a CAN FD controller gives its own ndo_change_mtu.
+ * Process context, RTNL held.
+ */
+static int can_mtu_event(struct notifier_block *nb, unsigned long event,
+			 void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct can_priv *priv;
+
+	if (event != NETDEV_PRECHANGEMTU || !can_dev_is_can(dev))
+		return NOTIFY_DONE;
+	priv = netdev_priv(dev);
+	if (priv->ctrlmode_supported & CAN_CTRLMODE_FD)
+		return NOTIFY_DONE;
+	return notifier_from_errno(dev->flags & IFF_UP ? -EBUSY : -EINVAL);
+}
+
+static struct notifier_block can_mtu_notifier = {
+	.notifier_call = can_mtu_event,
+};
+
 static int __init can_dev_init(void)
 {
-	int err = can_netlink_register();
+	int err;
 
-	if (!err)
-		pr_debug("can-dev: loaded\n");
+	err = register_netdevice_notifier(&can_mtu_notifier);
+	if (err)
+		return err;
+	err = can_netlink_register();
+	if (err)
+		goto unregister_notifier;
+	pr_debug("can-dev: loaded\n");
+	return 0;
+
+unregister_notifier:
+	unregister_netdevice_notifier(&can_mtu_notifier);
 	return err;
 }
 
 static void __exit can_dev_exit(void)
 {
 	can_netlink_unregister();
+	unregister_netdevice_notifier(&can_mtu_notifier);
 }
 
 module_init(can_dev_init);

@@ -10,17 +10,7 @@
 #include <linux/can/bittiming.h>
 #include <linux/can/length.h>
 
-static const struct can_bittiming_const sja1000_limits = {
-	.name = "sja1000",
-	.tseg1_min = 1, .tseg1_max = 16, .tseg2_min = 1, .tseg2_max = 8,
-	.sjw_max = 4, .brp_min = 1, .brp_max = 64, .brp_inc = 1,
-};
-
-static const struct can_bittiming_const mcp251x_limits = {
-	.name = "mcp251x",
-	.tseg1_min = 3, .tseg1_max = 16, .tseg2_min = 2, .tseg2_max = 8,
-	.sjw_max = 4, .brp_min = 1, .brp_max = 64, .brp_inc = 1,
-};
+#include "bittiming_kunit.h"
 
 /* A controller that only divides by even numbers. */
 static const struct can_bittiming_const even_brp_limits = {
@@ -109,11 +99,8 @@ static void sja1000_500k_has_the_textbook_split(struct kunit *test)
 	struct can_bittiming bt = { .bitrate = 500000 };
 
 	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &sja1000_limits, 8000000, NULL), 0);
-	KUNIT_EXPECT_EQ(test, bt.brp, 1);
 	KUNIT_EXPECT_EQ(test, bt.tq, 125);
-	KUNIT_EXPECT_EQ(test, bt.prop_seg + bt.phase_seg1, 13);
-	KUNIT_EXPECT_EQ(test, bt.phase_seg2, 2);
-	KUNIT_EXPECT_EQ(test, bt.sample_point, 875);
+	can_kunit_expect_timing(test, &bt, 1, 13, 2, 875);
 }
 
 static void requested_sample_point_is_honoured(struct kunit *test)
@@ -134,19 +121,61 @@ static void requested_sjw_is_kept_within_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bt.sjw, min(3U, bt.phase_seg2));
 }
 
-/* The longest bit at 8 MHz is 64 * 25 quanta of 125 ns: 5 kbit/s. */
+/* The longest bit at 8 MHz is 64 * 25 quanta of 125 ns: 5 kbit/s. A
+ * bitrate above the clock is just as unreachable (EDOM, as in mainline).
+ */
 static void unreachable_bitrates_are_refused(struct kunit *test)
 {
 	struct can_bittiming slow = { .bitrate = 1000 };
 	struct can_bittiming fast = { .bitrate = 3000000 };
 	struct can_bittiming above_clock = { .bitrate = 9000000 };
+	struct can_bittiming huge = { .bitrate = U32_MAX };
 
 	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&slow, &sja1000_limits, 8000000, NULL),
 			-EDOM);
 	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&fast, &sja1000_limits, 8000000, NULL),
 			-EDOM);
 	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&above_clock, &sja1000_limits, 8000000,
-						 NULL), -EINVAL);
+						 NULL), -EDOM);
+	KUNIT_EXPECT_EQ(test, can_bittiming_fill(&huge, &sja1000_limits, 8000000, NULL),
+			-EDOM);
+}
+
+/* An MCP2515 on a 20 MHz crystal (10 MHz CAN clock) reaches 400 kbit/s
+ * only with 25 quanta, tseg1 above its maximum of 16 for an 87.5 %
+ * sample point: tseg1 stays at 16 and tseg2 takes the rest (68 %), as
+ * in mainline, instead of settling on 384615 bit/s. The same at 12.5 MHz
+ * (25 MHz crystal) and 500 kbit/s.
+ */
+static void long_tseg1_is_clamped_not_skipped(struct kunit *test)
+{
+	struct can_bittiming bt = { .bitrate = 400000 };
+
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &mcp251x_limits, 10000000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.bitrate, 400000);
+	can_kunit_expect_timing(test, &bt, 1, 16, 8, 680);
+
+	bt = (struct can_bittiming){ .bitrate = 500000 };
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &mcp251x_limits, 12500000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.bitrate, 500000);
+	KUNIT_EXPECT_EQ(test, bt.sample_point, 680);
+}
+
+/* 100 kbit/s at 25 MHz: 10 quanta of 40 ns * 25. The CiA 87.5 % lies
+ * between 80 % and 90 %; the earlier one is taken, never the later.
+ */
+static void sample_point_is_never_after_the_nominal(struct kunit *test)
+{
+	struct can_bittiming bt = { .bitrate = 100000 };
+	struct can_bittiming asked = { .bitrate = 500000, .sample_point = 850 };
+
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &sja1000_limits, 25000000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.bitrate, 100000);
+	can_kunit_expect_timing(test, &bt, 25, 7, 2, 800);
+
+	/* 16 quanta at 8 MHz: 13/16 = 81.25 % and 14/16 = 87.5 %. */
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&asked, &sja1000_limits, 8000000, NULL), 0);
+	KUNIT_EXPECT_LE(test, asked.sample_point, 850);
 }
 
 static void given_quanta_give_bitrate_and_sample_point(struct kunit *test)
@@ -172,6 +201,27 @@ static void given_quanta_default_sjw_to_one(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bt.sjw, 1);
 	KUNIT_EXPECT_EQ(test, bt.brp, 2);
 	KUNIT_EXPECT_EQ(test, bt.bitrate, 250000);
+}
+
+/* 250 ns at 10 MHz is 2.5 clock periods: half way rounds down, as in
+ * mainline, to 2 (200 ns quanta, 16 of them: 312500 bit/s); 251 ns is
+ * past half way and gives 3.
+ */
+static void given_tq_half_way_rounds_down(struct kunit *test)
+{
+	struct can_bittiming bt = {
+		.tq = 250, .prop_seg = 6, .phase_seg1 = 7, .phase_seg2 = 2,
+	};
+
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &sja1000_limits, 10000000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.brp, 2);
+	KUNIT_EXPECT_EQ(test, bt.bitrate, 312500);
+
+	bt = (struct can_bittiming){
+		.tq = 251, .prop_seg = 6, .phase_seg1 = 7, .phase_seg2 = 2,
+	};
+	KUNIT_ASSERT_EQ(test, can_bittiming_fill(&bt, &sja1000_limits, 10000000, NULL), 0);
+	KUNIT_EXPECT_EQ(test, bt.brp, 3);
 }
 
 static void given_quanta_outside_limits_are_refused(struct kunit *test)
@@ -268,6 +318,9 @@ static struct kunit_case bittiming_cases[] = {
 	KUNIT_CASE(requested_sample_point_is_honoured),
 	KUNIT_CASE(requested_sjw_is_kept_within_limits),
 	KUNIT_CASE(unreachable_bitrates_are_refused),
+	KUNIT_CASE(long_tseg1_is_clamped_not_skipped),
+	KUNIT_CASE(sample_point_is_never_after_the_nominal),
+	KUNIT_CASE(given_tq_half_way_rounds_down),
 	KUNIT_CASE(given_quanta_give_bitrate_and_sample_point),
 	KUNIT_CASE(given_quanta_default_sjw_to_one),
 	KUNIT_CASE(given_quanta_outside_limits_are_refused),

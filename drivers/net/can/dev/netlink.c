@@ -39,11 +39,26 @@ static int refuse_if_up(struct net_device *dev, struct netlink_ext_ack *extack)
 	return -EBUSY;
 }
 
-static int set_bittiming(struct net_device *dev, const struct nlattr *attr,
-			 struct netlink_ext_ack *extack)
+/* What one changelink request asks for. Every attribute is checked into
+ * this first; the device changes only when all of them passed.
+ */
+struct can_link_change {
+	struct can_bittiming bittiming;
+	u32 ctrlmode;
+	int restart_ms;
+	bool has_bittiming;
+	bool has_ctrlmode;
+	bool has_restart_ms;
+	bool wants_restart;
+};
+
+static int check_bittiming(struct net_device *dev, const struct nlattr *attr,
+			   struct can_link_change *chg,
+			   struct netlink_ext_ack *extack)
 {
 	struct can_priv *priv = netdev_priv(dev);
-	struct can_bittiming bt;
+	struct can_bittiming *bt = &chg->bittiming;
+	u32 asked;
 	int err;
 
 	err = refuse_if_up(dev, extack);
@@ -54,18 +69,22 @@ static int set_bittiming(struct net_device *dev, const struct nlattr *attr,
 		return -EOPNOTSUPP;
 	}
 
-	memcpy(&bt, nla_data(attr), sizeof(bt));
-	err = can_bittiming_fill(&bt, priv->bittiming_const, priv->clock.freq,
+	memcpy(bt, nla_data(attr), sizeof(*bt));
+	asked = bt->bitrate;
+	err = can_bittiming_fill(bt, priv->bittiming_const, priv->clock.freq,
 				 extack);
 	if (err)
 		return err;
-
-	priv->bittiming = bt;
-	return priv->do_set_bittiming(dev);
+	if (asked && bt->bitrate != asked)
+		netdev_warn(dev, "bitrate %u instead of %u\n", bt->bitrate,
+			    asked);
+	chg->has_bittiming = true;
+	return 0;
 }
 
-static int set_ctrlmode(struct net_device *dev, const struct nlattr *attr,
-			struct netlink_ext_ack *extack)
+static int check_ctrlmode(struct net_device *dev, const struct nlattr *attr,
+			  struct can_link_change *chg,
+			  struct netlink_ext_ack *extack)
 {
 	struct can_priv *priv = netdev_priv(dev);
 	const struct can_ctrlmode *cm = nla_data(attr);
@@ -80,12 +99,14 @@ static int set_ctrlmode(struct net_device *dev, const struct nlattr *attr,
 		return -EOPNOTSUPP;
 	}
 
-	priv->ctrlmode = (priv->ctrlmode & ~cm->mask) | wanted;
+	chg->ctrlmode = (priv->ctrlmode & ~cm->mask) | wanted;
+	chg->has_ctrlmode = true;
 	return 0;
 }
 
-static int set_restart_ms(struct net_device *dev, const struct nlattr *attr,
-			  struct netlink_ext_ack *extack)
+static int check_restart_ms(struct net_device *dev, const struct nlattr *attr,
+			    struct can_link_change *chg,
+			    struct netlink_ext_ack *extack)
 {
 	struct can_priv *priv = netdev_priv(dev);
 	u32 ms = nla_get_u32(attr);
@@ -102,11 +123,17 @@ static int set_restart_ms(struct net_device *dev, const struct nlattr *attr,
 		NL_SET_ERR_MSG(extack, "restart-ms too large");
 		return -EINVAL;
 	}
-	priv->restart_ms = ms;
+	chg->restart_ms = ms;
+	chg->has_restart_ms = true;
 	return 0;
 }
 
-static int do_restart(struct net_device *dev, struct netlink_ext_ack *extack)
+/* The device's state is checked when the restart runs: a restart needs
+ * the interface up, every other setting needs it down, so a request
+ * that passed these checks changes nothing else.
+ */
+static int check_restart(struct net_device *dev, struct can_link_change *chg,
+			 struct netlink_ext_ack *extack)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
@@ -118,7 +145,8 @@ static int do_restart(struct net_device *dev, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack, "interface is down");
 		return -EINVAL;
 	}
-	return can_dev_restart_now(dev);
+	chg->wants_restart = true;
+	return 0;
 }
 
 /* CAN FD and bus termination are not offered by any of our drivers. */
@@ -136,26 +164,71 @@ static int refuse_unsupported(struct nlattr *data[],
 	return 0;
 }
 
+static int check_change(struct net_device *dev, struct nlattr *data[],
+			struct can_link_change *chg,
+			struct netlink_ext_ack *extack)
+{
+	int err = refuse_unsupported(data, extack);
+
+	if (!err && data[IFLA_CAN_BITTIMING])
+		err = check_bittiming(dev, data[IFLA_CAN_BITTIMING], chg,
+				      extack);
+	if (!err && data[IFLA_CAN_CTRLMODE])
+		err = check_ctrlmode(dev, data[IFLA_CAN_CTRLMODE], chg, extack);
+	if (!err && data[IFLA_CAN_RESTART_MS])
+		err = check_restart_ms(dev, data[IFLA_CAN_RESTART_MS], chg,
+				       extack);
+	if (!err && data[IFLA_CAN_RESTART])
+		err = check_restart(dev, chg, extack);
+	return err;
+}
+
+/* The control mode goes first: a driver's do_set_bittiming may read it
+ * (the SJA1000 programs triple sampling with the timing). If the driver
+ * refuses the timing, the previous settings come back.
+ */
+static int apply_change(struct net_device *dev,
+			const struct can_link_change *chg)
+{
+	struct can_priv *priv = netdev_priv(dev);
+	struct can_bittiming old_bittiming = priv->bittiming;
+	u32 old_ctrlmode = priv->ctrlmode;
+	int err;
+
+	if (chg->has_ctrlmode)
+		priv->ctrlmode = chg->ctrlmode;
+	if (chg->has_bittiming) {
+		priv->bittiming = chg->bittiming;
+		err = priv->do_set_bittiming(dev);
+		if (err) {
+			priv->bittiming = old_bittiming;
+			priv->ctrlmode = old_ctrlmode;
+			return err;
+		}
+	}
+	if (chg->has_restart_ms)
+		priv->restart_ms = chg->restart_ms;
+	if (chg->wants_restart)
+		return can_dev_restart_now(dev);
+	return 0;
+}
+
+/* All or nothing: a request with one bad attribute changes nothing. */
 static int can_changelink(struct net_device *dev, struct nlattr *tb[],
 			  struct nlattr *data[],
 			  struct netlink_ext_ack *extack)
 {
+	struct can_link_change chg = {};
 	int err;
 
 	ASSERT_RTNL();
 	if (!data)
 		return 0;
 
-	err = refuse_unsupported(data, extack);
-	if (!err && data[IFLA_CAN_BITTIMING])
-		err = set_bittiming(dev, data[IFLA_CAN_BITTIMING], extack);
-	if (!err && data[IFLA_CAN_CTRLMODE])
-		err = set_ctrlmode(dev, data[IFLA_CAN_CTRLMODE], extack);
-	if (!err && data[IFLA_CAN_RESTART_MS])
-		err = set_restart_ms(dev, data[IFLA_CAN_RESTART_MS], extack);
-	if (!err && data[IFLA_CAN_RESTART])
-		err = do_restart(dev, extack);
-	return err;
+	err = check_change(dev, data, &chg, extack);
+	if (err)
+		return err;
+	return apply_change(dev, &chg);
 }
 
 /* CAN devices come from drivers, never from "ip link add". */

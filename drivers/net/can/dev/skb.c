@@ -97,8 +97,9 @@ EXPORT_SYMBOL_GPL(can_get_echo_skb);
  * @dev: the device
  * @idx: TX slot
  *
- * For frames the controller could not send (aborted, bus-off, close).
- * Any context; the slot may be empty.
+ * For a frame the driver counts itself, such as a one-shot frame that
+ * failed (tx_errors); a frame lost to bus-off or stop goes through
+ * can_drop_echo_skb() instead. Any context; the slot may be empty.
  */
 void can_free_echo_skb(struct net_device *dev, unsigned int idx)
 {
@@ -112,23 +113,44 @@ void can_free_echo_skb(struct net_device *dev, unsigned int idx)
 EXPORT_SYMBOL_GPL(can_free_echo_skb);
 
 /**
+ * can_drop_echo_skb() - drop the frame in slot @idx, which will never be sent
+ * @dev: the device
+ * @idx: TX slot
+ *
+ * For the frame in flight when the controller went bus-off or was
+ * stopped: counted once in tx_dropped and once in tx_aborted_errors, as
+ * mainline counts it. Any context; the slot may be empty; same rules for
+ * the slot as can_free_echo_skb().
+ *
+ * Return: true if the slot held a frame.
+ */
+bool can_drop_echo_skb(struct net_device *dev, unsigned int idx)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	if (WARN_ON_ONCE(idx >= priv->echo_skb_max) || !priv->echo_skb[idx])
+		return false;
+	dev->stats.tx_dropped++;
+	dev->stats.tx_aborted_errors++;
+	can_free_echo_skb(dev, idx);
+	return true;
+}
+EXPORT_SYMBOL_GPL(can_drop_echo_skb);
+
+/**
  * can_flush_echo_skbs() - drop every frame still waiting for confirmation
  * @dev: the device, its controller stopped or in reset
  *
- * Counts each frame in tx_aborted_errors. Any context, but the TX-done
- * interrupt must not run at the same time.
+ * Counts each frame as can_drop_echo_skb() does. Any context, but the
+ * TX-done interrupt must not run at the same time.
  */
 void can_flush_echo_skbs(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 	unsigned int i;
 
-	for (i = 0; i < priv->echo_skb_max; i++) {
-		if (priv->echo_skb[i]) {
-			dev->stats.tx_aborted_errors++;
-			can_free_echo_skb(dev, i);
-		}
-	}
+	for (i = 0; i < priv->echo_skb_max; i++)
+		can_drop_echo_skb(dev, i);
 }
 EXPORT_SYMBOL_GPL(can_flush_echo_skbs);
 

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/* KUnit tests of the device layer's bookkeeping around a controller: the
+ * restart after bus-off (manual and automatic, a bus-off during the
+ * restart itself, a restart left scheduled at close and free) and the
+ * counting of frames dropped from the echo slots. The controller is a
+ * stub whose do_set_mode can go bus-off again at once, as a controller
+ * on a shorted bus does.
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/can/dev.h>
+
+/* Controller starts seen since the test began; global, as the last
+ * test counts starts that would run after the device is freed.
+ */
+static atomic_t stub_starts;
+
+struct stub_priv {
+	struct can_priv can;		/* first, as can-dev requires */
+	int bus_offs_on_start;		/* starts that go bus-off at once */
+};
+
+static void stub_enter_bus_off(struct net_device *dev)
+{
+	can_change_state(dev, NULL, CAN_STATE_BUS_OFF, CAN_STATE_BUS_OFF);
+	can_bus_off(dev);
+}
+
+static int stub_set_mode(struct net_device *dev, enum can_mode mode)
+{
+	struct stub_priv *stub = netdev_priv(dev);
+
+	atomic_inc(&stub_starts);
+	can_change_state(dev, NULL, CAN_STATE_ERROR_ACTIVE,
+			 CAN_STATE_ERROR_ACTIVE);
+	if (stub->bus_offs_on_start > 0) {
+		stub->bus_offs_on_start--;
+		stub_enter_bus_off(dev);
+	}
+	return 0;
+}
+
+static netdev_tx_t stub_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops stub_netdev_ops = {
+	.ndo_start_xmit = stub_start_xmit,
+};
+
+/* A registered stub device, up if @up, with automatic restart after
+ * @restart_ms (0: manual restart only).
+ */
+static struct net_device *stub_create(struct kunit *test, bool up,
+				      int restart_ms)
+{
+	struct net_device *dev = can_dev_alloc(sizeof(struct stub_priv), 1);
+	struct stub_priv *stub;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	stub = netdev_priv(dev);
+	stub->can.do_set_mode = stub_set_mode;
+	stub->can.restart_ms = restart_ms;
+	dev->netdev_ops = &stub_netdev_ops;
+	err = can_dev_register(dev);
+	if (err)
+		can_dev_free(dev);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	if (up) {
+		rtnl_lock();
+		err = dev_open(dev, NULL);
+		rtnl_unlock();
+		KUNIT_EXPECT_EQ(test, err, 0);
+	}
+	atomic_set(&stub_starts, 0);
+	return dev;
+}
+
+static void stub_destroy(struct net_device *dev)
+{
+	can_dev_unregister(dev);
+	can_dev_free(dev);
+}
+
+static int restart_now(struct net_device *dev)
+{
+	int err;
+
+	rtnl_lock();
+	err = can_dev_restart_now(dev);
+	rtnl_unlock();
+	return err;
+}
+
+/* A bus-off during the restart leaves the carrier off, so the user can
+ * restart again (the carrier left on made that EBUSY).
+ */
+static void bus_off_during_manual_restart_can_be_restarted(struct kunit *test)
+{
+	struct net_device *dev = stub_create(test, true, 0);
+	struct stub_priv *stub = netdev_priv(dev);
+
+	stub_enter_bus_off(dev);
+	KUNIT_EXPECT_FALSE(test, netif_carrier_ok(dev));
+
+	stub->bus_offs_on_start = 1;
+	KUNIT_EXPECT_EQ(test, restart_now(dev), 0);
+	KUNIT_EXPECT_EQ(test, stub->can.state, CAN_STATE_BUS_OFF);
+	KUNIT_EXPECT_FALSE(test, netif_carrier_ok(dev));
+
+	KUNIT_EXPECT_EQ(test, restart_now(dev), 0);
+	KUNIT_EXPECT_EQ(test, stub->can.state, CAN_STATE_ERROR_ACTIVE);
+	KUNIT_EXPECT_TRUE(test, netif_carrier_ok(dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&stub_starts), 2);
+	KUNIT_EXPECT_EQ(test, stub->can.can_stats.restarts, 2);
+	stub_destroy(dev);
+}
+
+static bool wait_for_starts(int starts, int ms)
+{
+	while (atomic_read(&stub_starts) < starts && ms > 0) {
+		msleep(20);
+		ms -= 20;
+	}
+	return atomic_read(&stub_starts) >= starts;
+}
+
+/* restart-ms keeps trying while each restart meets a bus-off. */
+static void bus_off_during_automatic_restart_is_retried(struct kunit *test)
+{
+	struct net_device *dev = stub_create(test, true, 10);
+	struct stub_priv *stub = netdev_priv(dev);
+
+	stub->bus_offs_on_start = 2;
+	stub_enter_bus_off(dev);
+	KUNIT_EXPECT_TRUE(test, wait_for_starts(3, 2000));
+	/* The third start stays up; give a fourth a chance to show. */
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&stub_starts), 3);
+	KUNIT_EXPECT_EQ(test, stub->can.state, CAN_STATE_ERROR_ACTIVE);
+	KUNIT_EXPECT_TRUE(test, netif_carrier_ok(dev));
+	stub_destroy(dev);
+}
+
+/* A restart scheduled when the interface goes down (a driver whose
+ * bus-off interrupt came after its ndo_stop cancelled the work) must not
+ * start the controller of a stopped interface.
+ */
+static void restart_scheduled_before_close_does_not_start(struct kunit *test)
+{
+	struct net_device *dev = stub_create(test, true, 50);
+
+	stub_enter_bus_off(dev);
+	rtnl_lock();
+	dev_close(dev);		/* no ndo_stop: nothing cancels the work */
+	rtnl_unlock();
+	msleep(150);
+	KUNIT_EXPECT_EQ(test, atomic_read(&stub_starts), 0);
+	stub_destroy(dev);
+}
+
+/* Last: on the old code the restart ran on the freed device (KASAN). */
+static void restart_scheduled_at_free_never_runs(struct kunit *test)
+{
+	struct net_device *dev = stub_create(test, true, 100);
+
+	stub_enter_bus_off(dev);
+	stub_destroy(dev);
+	msleep(250);
+	KUNIT_EXPECT_EQ(test, atomic_read(&stub_starts), 0);
+}
+
+static struct kunit_case restart_cases[] = {
+	KUNIT_CASE(bus_off_during_manual_restart_can_be_restarted),
+	KUNIT_CASE(bus_off_during_automatic_restart_is_retried),
+	KUNIT_CASE(restart_scheduled_before_close_does_not_start),
+	KUNIT_CASE(restart_scheduled_at_free_never_runs),
+	{ }
+};
+
+static struct kunit_suite restart_suite = {
+	.name = "can-dev-restart",
+	.test_cases = restart_cases,
+};
+
+/* Each echo case gets a device with three echo slots, never registered. */
+static int echo_init(struct kunit *test)
+{
+	test->priv = can_dev_alloc(sizeof(struct can_priv), 3);
+	return test->priv ? 0 : -ENOMEM;
+}
+
+static void echo_exit(struct kunit *test)
+{
+	can_dev_free(test->priv);
+}
+
+/* Fill echo slot @idx with a frame as a driver's xmit would. */
+static void put_frame(struct kunit *test, unsigned int idx)
+{
+	struct net_device *dev = test->priv;
+	struct can_frame *cf;
+	struct sk_buff *skb = can_skb_alloc(dev, &cf);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, can_put_echo_skb(skb, dev, idx), 0);
+}
+
+static void expect_lost(struct kunit *test, unsigned long frames)
+{
+	struct net_device *dev = test->priv;
+
+	KUNIT_EXPECT_EQ(test, dev->stats.tx_dropped, frames);
+	KUNIT_EXPECT_EQ(test, dev->stats.tx_aborted_errors, frames);
+	KUNIT_EXPECT_EQ(test, dev->stats.tx_errors, 0);
+}
+
+/* Mainline counts a frame lost at bus-off or stop once as dropped and
+ * once as aborted; not twice in either.
+ */
+static void flushed_frames_count_dropped_and_aborted(struct kunit *test)
+{
+	put_frame(test, 0);
+	put_frame(test, 2);
+	can_flush_echo_skbs(test->priv);
+	expect_lost(test, 2);
+	can_flush_echo_skbs(test->priv);
+	expect_lost(test, 2);
+}
+
+static void dropped_frame_is_counted_once(struct kunit *test)
+{
+	put_frame(test, 1);
+	KUNIT_EXPECT_TRUE(test, can_drop_echo_skb(test->priv, 1));
+	KUNIT_EXPECT_FALSE(test, can_drop_echo_skb(test->priv, 1));
+	can_flush_echo_skbs(test->priv);
+	expect_lost(test, 1);
+}
+
+/* A frame the driver frees itself (one-shot failure) is its to count. */
+static void freed_frame_is_not_counted(struct kunit *test)
+{
+	put_frame(test, 0);
+	can_free_echo_skb(test->priv, 0);
+	can_flush_echo_skbs(test->priv);
+	expect_lost(test, 0);
+}
+
+static struct kunit_case echo_cases[] = {
+	KUNIT_CASE(flushed_frames_count_dropped_and_aborted),
+	KUNIT_CASE(dropped_frame_is_counted_once),
+	KUNIT_CASE(freed_frame_is_not_counted),
+	{ }
+};
+
+static struct kunit_suite echo_suite = {
+	.name = "can-dev-echo",
+	.init = echo_init,
+	.exit = echo_exit,
+	.test_cases = echo_cases,
+};
+
+/* The echo suite first: the restart suite ends with the case that
+ * crashed the old code.
+ */
+kunit_test_suites(&echo_suite, &restart_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the CAN device layer's restart and echo counting");
+MODULE_LICENSE("GPL");

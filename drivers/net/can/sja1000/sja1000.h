@@ -8,6 +8,7 @@
 #define _SJA1000_H
 
 #include <linux/interrupt.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/can/dev.h>
 
@@ -107,6 +108,9 @@
  * @write_reg: write register @reg; set by the board glue, any context
  * @cmd_lock: serialises writes of CMR, done from xmit (softirq or
  *	process context) and from the interrupt handler
+ * @mode_lock: serialises starting and stopping the chip: ndo_open and
+ *	ndo_stop (RTNL) against a restart (work item, process context)
+ * @open: the interface is up and the chip may be started; under @mode_lock
  * @ocr: output control value for the board's transceiver wiring
  * @cdr: clock divider value (CDR_PELICAN is added by the driver)
  * @irq_flags: flags for request_irq(), e.g. IRQF_SHARED
@@ -119,6 +123,8 @@ struct sja1000_priv {
 	u8 (*read_reg)(const struct sja1000_priv *priv, int reg);
 	void (*write_reg)(const struct sja1000_priv *priv, int reg, u8 val);
 	spinlock_t cmd_lock;	/* CMR writes: xmit vs. IRQ handler */
+	struct mutex mode_lock;	/* chip start/stop: open, stop, restart */
+	bool open;
 	u8 ocr;
 	u8 cdr;
 	unsigned long irq_flags;

@@ -6,7 +6,8 @@
 #   -object can-bus,id=b0 -device kvaser_pci,canbus=b0 -device kvaser_pci,canbus=b0
 # Skips when they are absent. Configures both with ip, sends every kind
 # of classic frame both ways, checks echo, settings shown by ip -d,
-# errors, statistics, then unbinds a card and unloads the modules while
+# errors, statistics, the S5920 bridge's pass-thru configuration the
+# probe writes, then unbinds a card and unloads the modules while
 # sockets are open and traffic flows.
 
 source "$(dirname "$0")/lib.sh"
@@ -115,8 +116,95 @@ test_statistics_count_frames_and_bytes() {
 		{ fail "no xstats"; return 1; }
 }
 
+# What "ethtool -T" asks (ETHTOOL_GET_TS_INFO); the guest has no ethtool.
+# Mainline's driver reports software time stamps, transmit included.
+test_timestamping_info_is_reported() {
+	python3 - "$A" <<'PY' || { fail "no software transmit time stamps"; return 1; }
+import ctypes, fcntl, socket, struct, sys
+SIOCETHTOOL, ETHTOOL_GET_TS_INFO = 0x8946, 0x41
+SOF_TX_SOFTWARE, SOF_RX_SOFTWARE, SOF_SOFTWARE = 1 << 1, 1 << 3, 1 << 4
+info = ctypes.create_string_buffer(struct.pack("=I40x", ETHTOOL_GET_TS_INFO))
+ifr = struct.pack("16sP16x", sys.argv[1].encode(), ctypes.addressof(info))
+fcntl.ioctl(socket.socket(socket.AF_INET, socket.SOCK_DGRAM), SIOCETHTOOL, ifr)
+_, so, phc = struct.unpack_from("=IIi", info.raw)
+print("# so_timestamping %#x phc_index %d" % (so, phc))
+want = SOF_TX_SOFTWARE | SOF_RX_SOFTWARE | SOF_SOFTWARE
+sys.exit(0 if so == want and phc == -1 else 1)
+PY
+}
+
+# Kvaser's own PCI id (newer boards) besides the AMCC bridge's.
+test_both_pci_ids_are_bound() {
+	local aliases
+
+	aliases=$(modinfo -F alias kvaser_pci)
+	echo "$aliases" | grep -qi "^pci:v000010E8d00008406" &&
+		echo "$aliases" | grep -qi "^pci:v00001A07d00000008" ||
+		{ fail "aliases: $aliases"; return 1; }
+}
+
 test_listen_only_drops_frames_to_send() {
 	can_check_listen_only "$A"
+}
+
+# port_watch.ko logs the port writes made through iowrite8/16/32.
+WATCH_MOD=$CAN_TESTMODS/port_watch/port_watch.ko
+WATCH=/sys/kernel/debug/port_watch
+PTCR_SEEN=0
+
+# port_writes PTCR-PORT BAR1-START BAR1-END < log: "ptcr VALUE" and
+# "channel VALUE" lines, in the order of the writes.
+port_writes() {
+	local size port val
+
+	while read -r size port val; do
+		[ "$size" = lost ] && { echo "lost $port"; continue; }
+		port=$((16#$port))
+		if [ "$port" -eq "$1" ]; then
+			echo "ptcr $size $val"
+		elif [ "$port" -ge $(($2)) ] && [ "$port" -le $(($3)) ]; then
+			echo "channel $size $val"
+		fi
+	done
+}
+
+# The Kvaser board's add-on logic wants PTADR# asserted in each region of
+# the S5920's pass-thru configuration register (PTCR, BAR 0 + 0x60): the
+# probe must write 0x80808080 there, once. QEMU's model ignores PTCR (it
+# drops writes and reads 0), so the check looks at the driver's port
+# writes while the card is bound again (its probe only) instead of
+# reading PTCR back.
+test_s5920_ptcr_is_written() {
+	local pci res s0 s1 e1 ptcr
+
+	[ -e "$WATCH_MOD" ] && insmod "$WATCH_MOD" 2>/dev/null ||
+		{ SKIP_REASON="port_watch.ko missing or no kprobes"; return 4; }
+	pci=$(basename "$(readlink -f "/sys/class/net/$A/device")")
+	res=/sys/bus/pci/devices/$pci/resource
+	read -r s0 _ _ < <(sed -n 1p "$res")
+	read -r s1 e1 _ < <(sed -n 2p "$res")
+	echo "$pci" > "$DRIVER/unbind" &&
+		echo 1 > "$WATCH/enable" && echo "$pci" > "$DRIVER/bind"
+	echo 0 > "$WATCH/enable"
+	port_writes $((s0 + 0x60)) "$s1" "$e1" < "$WATCH/log" > "$CAN_TMP/io"
+	rmmod port_watch
+	read -r A B < <(can_ifaces_of "$DRIVER" | sort | tr '\n' ' ')
+	can_bring_up "$A" && can_bring_up "$B" || { fail "card not back"; return 1; }
+	! grep -q "^lost" "$CAN_TMP/io" || { fail "port_watch log overflowed"; return 1; }
+	ptcr=$(awk '$1 == "ptcr" { print $2, $3 }' "$CAN_TMP/io")
+	[ "$ptcr" = "32 80808080" ] || { fail "PTCR writes: '$ptcr'"; return 1; }
+	PTCR_SEEN=1
+}
+
+# Ours sets the bridge up before it probes the channels (BAR 1), so they
+# are probed as they then run; mainline probes the channels first.
+test_s5920_ptcr_comes_before_the_channels() {
+	local first
+
+	[ "$PTCR_SEEN" = 1 ] || { SKIP_REASON="no PTCR write was seen"; return 4; }
+	grep -q "^channel" "$CAN_TMP/io" || { fail "no channel write seen"; return 1; }
+	first=$(head -1 "$CAN_TMP/io")
+	[ "$first" = "ptcr 32 80808080" ] || { fail "'$first' before PTCR"; return 1; }
 }
 
 test_unbind_under_traffic() {
@@ -156,7 +244,7 @@ test_modules_unload_with_sockets_open() {
 	kill %2 2>/dev/null
 	wait
 	modprobe kvaser_pci || return 1
-	wait_until 10 test "$(can_ifaces_of "$DRIVER" | wc -w)" -eq 2 ||
+	wait_until 10 output_cmp -eq 2 count_ifaces_of "$DRIVER" ||
 		{ fail "cards not back"; return 1; }
 }
 
@@ -167,7 +255,7 @@ test_kernel_log_is_clean() {
 	fi
 }
 
-ktap_header 13
+ktap_header 17
 if ! setup; then
 	log "SKIP: needs two QEMU kvaser_pci cards on one can-bus"
 	echo "ok 1 sja1000_kvaser # SKIP no cards"
@@ -184,7 +272,11 @@ run_test frames_cross_from_first_to_second test_frames_cross_from_first_to_secon
 run_test frames_cross_from_second_to_first test_frames_cross_from_second_to_first
 run_test sender_sees_own_frame_as_tx test_sender_sees_own_frame_as_tx
 run_test statistics_count_frames_and_bytes test_statistics_count_frames_and_bytes
+run_test timestamping_info_is_reported test_timestamping_info_is_reported
+run_test both_pci_ids_are_bound test_both_pci_ids_are_bound
 run_test listen_only_drops_frames_to_send test_listen_only_drops_frames_to_send
+run_test s5920_ptcr_is_written test_s5920_ptcr_is_written
+run_test s5920_ptcr_comes_before_the_channels test_s5920_ptcr_comes_before_the_channels
 run_test unbind_under_traffic test_unbind_under_traffic
 run_test modules_unload_with_sockets_open test_modules_unload_with_sockets_open
 run_test kernel_log_is_clean test_kernel_log_is_clean

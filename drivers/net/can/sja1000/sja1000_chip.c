@@ -6,6 +6,7 @@
  */
 
 #include <linux/delay.h>
+#include <linux/ethtool.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -17,6 +18,8 @@
 #define SJA1000_MODE_TRIES	100
 /* Bound the work of one interrupt so a stuck line cannot lock up a CPU. */
 #define SJA1000_IRQ_LOOPS	32
+/* The 64 byte receive FIFO holds at most 21 frames (3 bytes each). */
+#define SJA1000_RX_BURST	32
 
 static const struct can_bittiming_const sja1000_bittiming_const = {
 	.name = "sja1000",
@@ -71,6 +74,11 @@ static void enter_reset(struct sja1000_priv *priv)
 	priv->can.state = CAN_STATE_STOPPED;
 }
 
+/* Operating mode: self test mode (no acknowledge needed) for loopback
+ * and presume-ack. AFM stays clear: with the masks all ones both filters
+ * of dual filter mode accept everything (QEMU's single filter mode would
+ * drop standard frames whose identifier's low three bits are not zero).
+ */
 static u8 mode_bits(const struct sja1000_priv *priv)
 {
 	u8 mod = 0;
@@ -110,7 +118,7 @@ static void chip_setup(struct sja1000_priv *priv)
 		wr(priv, SJA1000_AMR0 + i, 0xff);
 	}
 	wr(priv, SJA1000_OCR, priv->ocr);
-	wr(priv, SJA1000_MOD, SJA1000_MOD_RM | SJA1000_MOD_AFM);
+	wr(priv, SJA1000_MOD, SJA1000_MOD_RM);
 	wr(priv, SJA1000_TXERR, 0);
 	wr(priv, SJA1000_RXERR, 0);
 	rd(priv, SJA1000_ECC);
@@ -118,16 +126,9 @@ static void chip_setup(struct sja1000_priv *priv)
 	rd(priv, SJA1000_IR);
 }
 
-static void sja1000_start(struct sja1000_priv *priv)
+/* BTR0 and BTR1 take writes in reset mode only. */
+static void write_bittiming(struct sja1000_priv *priv)
 {
-	enter_reset(priv);
-	chip_setup(priv);
-	leave_reset(priv);
-}
-
-static int sja1000_set_bittiming(struct net_device *dev)
-{
-	struct sja1000_priv *priv = netdev_priv(dev);
 	const struct can_bittiming *bt = &priv->can.bittiming;
 	u8 btr0, btr1;
 
@@ -137,22 +138,49 @@ static int sja1000_set_bittiming(struct net_device *dev)
 	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_3_SAMPLES))
 		btr1 |= SJA1000_BTR1_SAM;
 
-	netdev_dbg(dev, "BTR0 0x%02x BTR1 0x%02x\n", btr0, btr1);
+	netdev_dbg(priv->dev, "BTR0 0x%02x BTR1 0x%02x\n", btr0, btr1);
 	wr(priv, SJA1000_BTR0, btr0);
 	wr(priv, SJA1000_BTR1, btr1);
+}
+
+/* From reset, whatever the chip did before: setup, bit timing, go. */
+static void sja1000_start(struct sja1000_priv *priv)
+{
+	lockdep_assert_held(&priv->mode_lock);
+	enter_reset(priv);
+	chip_setup(priv);
+	write_bittiming(priv);
+	leave_reset(priv);
+}
+
+/* can-dev calls this only while the interface is down, so the chip is
+ * in reset mode; sja1000_start() writes the timing again on each start.
+ */
+static int sja1000_set_bittiming(struct net_device *dev)
+{
+	write_bittiming(netdev_priv(dev));
 	return 0;
 }
 
+/* A restart after bus-off (work item or "ip link ... restart"). Once
+ * sja1000_stop() has silenced the chip it stays silent.
+ */
 static int sja1000_set_mode(struct net_device *dev, enum can_mode mode)
 {
 	struct sja1000_priv *priv = netdev_priv(dev);
+	int err = 0;
 
 	if (mode != CAN_MODE_START)
 		return -EOPNOTSUPP;
-	sja1000_start(priv);
-	sja1000_set_bittiming(dev);
-	netif_wake_queue(dev);
-	return 0;
+	mutex_lock(&priv->mode_lock);
+	if (priv->open)
+		sja1000_start(priv);
+	else
+		err = -ENETDOWN;
+	mutex_unlock(&priv->mode_lock);
+	if (!err)
+		netif_wake_queue(dev);
+	return err;
 }
 
 static int sja1000_get_berr_counter(const struct net_device *dev,
@@ -170,7 +198,8 @@ static void load_tx_buffer(struct sja1000_priv *priv,
 			   const struct can_frame *cf)
 {
 	canid_t id = cf->can_id;
-	u8 fi = cf->len & SJA1000_FI_DLC;
+	bool len8_dlc = can_is_ctrlmode(&priv->can, CAN_CTRLMODE_CC_LEN8_DLC);
+	u8 fi = can_frame_get_dlc(cf, len8_dlc) & SJA1000_FI_DLC;
 	int reg = SJA1000_SFF_DATA;
 	int i;
 
@@ -194,13 +223,18 @@ static void load_tx_buffer(struct sja1000_priv *priv,
 	wr(priv, SJA1000_FI, fi);
 }
 
+/* Loopback is the self reception request (in self test mode); abort
+ * together with either request makes it a single shot (datasheet, CMR).
+ */
 static u8 tx_command(const struct sja1000_priv *priv)
 {
+	u8 cmd = SJA1000_CMD_TR;
+
 	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LOOPBACK))
-		return SJA1000_CMD_SRR;
+		cmd = SJA1000_CMD_SRR;
 	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_ONE_SHOT))
-		return SJA1000_CMD_TR | SJA1000_CMD_AT;
-	return SJA1000_CMD_TR;
+		cmd |= SJA1000_CMD_AT;
+	return cmd;
 }
 
 /* One frame at a time: the queue stays stopped until the TX interrupt
@@ -299,15 +333,21 @@ static void tx_done(struct sja1000_priv *priv)
 	netif_wake_queue(dev);
 }
 
+/* The handlers below count and re-arm the chip whether or not an error
+ * frame could be allocated (@cf NULL): ECC and ALC capture the next
+ * event only after they have been read.
+ */
 static void report_overrun(struct sja1000_priv *priv, struct can_frame *cf)
 {
 	struct net_device_stats *stats = &priv->dev->stats;
 
-	cf->can_id |= CAN_ERR_CRTL;
-	cf->data[1] |= CAN_ERR_CRTL_RX_OVERFLOW;
 	stats->rx_over_errors++;
 	stats->rx_errors++;
 	write_cmd(priv, SJA1000_CMD_CDO);
+	if (cf) {
+		cf->can_id |= CAN_ERR_CRTL;
+		cf->data[1] |= CAN_ERR_CRTL_RX_OVERFLOW;
+	}
 }
 
 /* ECC error code (bits 7..6) to the error frame's protocol error type. */
@@ -316,17 +356,24 @@ static const u8 ecc_error_type[4] = {
 	CAN_ERR_PROT_UNSPEC,
 };
 
+/* ECC's direction bit says whether we were sending or receiving. */
 static void report_bus_error(struct sja1000_priv *priv, struct can_frame *cf)
 {
 	u8 ecc = rd(priv, SJA1000_ECC);
+	bool tx = !(ecc & SJA1000_ECC_DIR_RX);
 
 	priv->can.can_stats.bus_error++;
-	priv->dev->stats.rx_errors++;
-	cf->can_id |= CAN_ERR_PROT | CAN_ERR_BUSERROR;
+	if (tx)
+		priv->dev->stats.tx_errors++;
+	else
+		priv->dev->stats.rx_errors++;
+	if (!cf)
+		return;
 
+	cf->can_id |= CAN_ERR_PROT | CAN_ERR_BUSERROR;
 	cf->data[2] |= ecc_error_type[(ecc & SJA1000_ECC_CODE) >> 6];
 	cf->data[3] = ecc & SJA1000_ECC_SEG;
-	if (!(ecc & SJA1000_ECC_DIR_RX))
+	if (tx)
 		cf->data[2] |= CAN_ERR_PROT_TX;
 }
 
@@ -336,8 +383,10 @@ static void report_arbitration_lost(struct sja1000_priv *priv,
 	u8 alc = rd(priv, SJA1000_ALC);
 
 	priv->can.can_stats.arbitration_lost++;
-	cf->can_id |= CAN_ERR_LOSTARB;
-	cf->data[0] = alc & 0x1f;
+	if (cf) {
+		cf->can_id |= CAN_ERR_LOSTARB;
+		cf->data[0] = alc & 0x1f;
+	}
 }
 
 /* The state the status register and the interrupt cause point to. */
@@ -363,22 +412,16 @@ static enum can_state next_state(struct sja1000_priv *priv, u8 ir, u8 sr)
 }
 
 static void update_state(struct sja1000_priv *priv, struct can_frame *cf,
-			 enum can_state state)
+			 enum can_state state,
+			 const struct can_berr_counter *bec)
 {
-	struct can_berr_counter bec;
 	enum can_state tx_state, rx_state;
 
 	if (state == priv->can.state)
 		return;
 
-	sja1000_get_berr_counter(priv->dev, &bec);
-	if (cf) {
-		cf->can_id |= CAN_ERR_CNT;
-		cf->data[6] = bec.txerr;
-		cf->data[7] = bec.rxerr;
-	}
-	tx_state = bec.txerr >= bec.rxerr ? state : CAN_STATE_ERROR_ACTIVE;
-	rx_state = bec.txerr <= bec.rxerr ? state : CAN_STATE_ERROR_ACTIVE;
+	tx_state = bec->txerr >= bec->rxerr ? state : CAN_STATE_ERROR_ACTIVE;
+	rx_state = bec->txerr <= bec->rxerr ? state : CAN_STATE_ERROR_ACTIVE;
 	can_change_state(priv->dev, cf, tx_state, rx_state);
 
 	if (state == CAN_STATE_BUS_OFF) {
@@ -390,28 +433,59 @@ static void update_state(struct sja1000_priv *priv, struct can_frame *cf,
 }
 
 /* Everything but receive and transmit: one error frame describes all
- * causes of this interrupt. Without memory the state still changes.
+ * causes of this interrupt, with the error counters as they are now.
+ * Without memory the counting, re-arming and state change still happen.
  */
 static void sja1000_error(struct sja1000_priv *priv, u8 ir, u8 sr)
 {
-	struct can_frame *cf;
+	struct can_berr_counter bec;
+	struct can_frame *cf = NULL;
 	struct sk_buff *skb;
 
 	skb = can_err_skb_alloc(priv->dev, &cf);
-	if (skb) {
-		if (ir & SJA1000_IRQ_DOI)
-			report_overrun(priv, cf);
-		if (ir & SJA1000_IRQ_BEI)
-			report_bus_error(priv, cf);
-		if (ir & SJA1000_IRQ_ALI)
-			report_arbitration_lost(priv, cf);
-	} else if (ir & SJA1000_IRQ_DOI) {
-		write_cmd(priv, SJA1000_CMD_CDO);
-	}
+	if (!skb)
+		cf = NULL;
+	if (ir & SJA1000_IRQ_DOI)
+		report_overrun(priv, cf);
+	if (ir & SJA1000_IRQ_BEI)
+		report_bus_error(priv, cf);
+	if (ir & SJA1000_IRQ_ALI)
+		report_arbitration_lost(priv, cf);
 
-	update_state(priv, cf, next_state(priv, ir, sr));
+	sja1000_get_berr_counter(priv->dev, &bec);
+	if (cf) {
+		cf->can_id |= CAN_ERR_CNT;
+		cf->data[6] = bec.txerr;
+		cf->data[7] = bec.rxerr;
+	}
+	update_state(priv, cf, next_state(priv, ir, sr), &bec);
 	if (skb)
 		netif_rx(skb);
+}
+
+/* Registers of a card that is no longer there read all ones; MOD's top
+ * bits read zero on a chip.
+ */
+static bool chip_gone(struct sja1000_priv *priv)
+{
+	return rd(priv, SJA1000_MOD) == 0xff;
+}
+
+/* Empty the receive FIFO; false if the card went away meanwhile. */
+static bool sja1000_rx_all(struct sja1000_priv *priv)
+{
+	int n;
+	u8 sr;
+
+	for (n = 0; n < SJA1000_RX_BURST; n++) {
+		sr = rd(priv, SJA1000_SR);
+		if (!(sr & SJA1000_SR_RBS))
+			break;
+		if (sr == 0xff && chip_gone(priv))
+			return false;
+		sja1000_rx(priv);
+	}
+	return true;
 }
 
 /**
@@ -431,7 +505,7 @@ irqreturn_t sja1000_interrupt(int irq, void *dev_id)
 {
 	struct net_device *dev = dev_id;
 	struct sja1000_priv *priv = netdev_priv(dev);
-	int loops = 0;
+	int loops;
 	u8 ir, sr;
 
 	/* Interrupts off: a shared line's other device, or we are closing.
@@ -440,22 +514,33 @@ irqreturn_t sja1000_interrupt(int irq, void *dev_id)
 	if (!rd(priv, SJA1000_IER))
 		return IRQ_NONE;
 
-	while ((ir = rd(priv, SJA1000_IR)) && loops++ < SJA1000_IRQ_LOOPS) {
+	/* Test the bound before reading IR: the read acknowledges causes. */
+	for (loops = 0; loops < SJA1000_IRQ_LOOPS; loops++) {
+		ir = rd(priv, SJA1000_IR);
+		if (!ir)
+			break;
+		if (ir == 0xff && chip_gone(priv))
+			goto gone;
 		sr = rd(priv, SJA1000_SR);
 		if (ir & SJA1000_IRQ_TI)
 			tx_done(priv);
-		if (ir & SJA1000_IRQ_RI) {
-			while (rd(priv, SJA1000_SR) & SJA1000_SR_RBS)
-				sja1000_rx(priv);
-		}
+		if ((ir & SJA1000_IRQ_RI) && !sja1000_rx_all(priv))
+			goto gone;
 		if (ir & SJA1000_IRQ_ERRORS)
 			sja1000_error(priv, ir, sr);
-		if (priv->can.state == CAN_STATE_BUS_OFF)
+		if (priv->can.state == CAN_STATE_BUS_OFF) {
+			loops++;
 			break;
+		}
 	}
-	if (loops > SJA1000_IRQ_LOOPS)
+	if (loops == SJA1000_IRQ_LOOPS)
 		netdev_warn_once(dev, "interrupt storm, IR 0x%02x\n", ir);
 	return loops ? IRQ_HANDLED : IRQ_NONE;
+
+gone:
+	/* Not ours to claim: a stuck shared line gets disabled. */
+	netdev_err_once(dev, "controller reads all ones: card removed?\n");
+	return IRQ_NONE;
 }
 EXPORT_SYMBOL_GPL(sja1000_interrupt);
 
@@ -476,9 +561,10 @@ static int sja1000_open(struct net_device *dev)
 			goto undo_can_open;
 	}
 
-	chip_setup(priv);
-	sja1000_set_bittiming(dev);
-	leave_reset(priv);
+	mutex_lock(&priv->mode_lock);
+	priv->open = true;
+	sja1000_start(priv);
+	mutex_unlock(&priv->mode_lock);
 	netif_start_queue(dev);
 	return 0;
 
@@ -487,16 +573,22 @@ undo_can_open:
 	return err;
 }
 
-/* Reset first so no interrupt refers to what the later steps free. */
+/* Silence the chip and its interrupt first: a bus-off up to that point
+ * may have scheduled a restart, which can_dev_close() then cancels, and
+ * which sja1000_set_mode() refuses should it run before.
+ */
 static int sja1000_stop(struct net_device *dev)
 {
 	struct sja1000_priv *priv = netdev_priv(dev);
 
 	netif_stop_queue(dev);
-	can_dev_close(dev);
+	mutex_lock(&priv->mode_lock);
+	priv->open = false;
 	enter_reset(priv);
+	mutex_unlock(&priv->mode_lock);
 	if (dev->irq)
 		free_irq(dev->irq, dev);
+	can_dev_close(dev);
 	can_flush_echo_skbs(dev);
 	return 0;
 }
@@ -505,6 +597,13 @@ static const struct net_device_ops sja1000_netdev_ops = {
 	.ndo_open	= sja1000_open,
 	.ndo_stop	= sja1000_stop,
 	.ndo_start_xmit	= sja1000_start_xmit,
+};
+
+/* Software time stamps, transmit ones included: what "ethtool -T" shows
+ * for mainline's driver too.
+ */
+static const struct ethtool_ops sja1000_ethtool_ops = {
+	.get_ts_info	= ethtool_op_get_ts_info,
 };
 
 /**
@@ -530,6 +629,7 @@ struct net_device *sja1000_alloc(int sizeof_board)
 	priv->dev = dev;
 	priv->board = sizeof_board ? (void *)priv + size : NULL;
 	spin_lock_init(&priv->cmd_lock);
+	mutex_init(&priv->mode_lock);
 
 	priv->can.bittiming_const = &sja1000_bittiming_const;
 	priv->can.do_set_bittiming = sja1000_set_bittiming;
@@ -541,6 +641,7 @@ struct net_device *sja1000_alloc(int sizeof_board)
 		CAN_CTRLMODE_PRESUME_ACK | CAN_CTRLMODE_CC_LEN8_DLC;
 
 	dev->netdev_ops = &sja1000_netdev_ops;
+	dev->ethtool_ops = &sja1000_ethtool_ops;
 	dev->flags |= IFF_ECHO;
 	return dev;
 }
@@ -556,13 +657,16 @@ void sja1000_free(struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(sja1000_free);
 
-/* After the board's reset a chip sits in reset mode; in PeliCAN mode it
- * also keeps the CDR mode bit. Empty sockets read 0x00 or 0xff.
+/* A chip takes the reset request (the same bit in BasicCAN's control
+ * register), and then, in reset mode only, the CDR bit for PeliCAN mode;
+ * it may have been left running by whoever used it before. Empty
+ * sockets read 0x00 or 0xff.
  */
 static bool chip_present(struct sja1000_priv *priv)
 {
 	u8 mod;
 
+	wr(priv, SJA1000_MOD, SJA1000_MOD_RM);
 	wr(priv, SJA1000_CDR, priv->cdr | SJA1000_CDR_PELICAN);
 	mod = rd(priv, SJA1000_MOD);
 	return mod != 0xff && (mod & SJA1000_MOD_RM) &&

@@ -6,11 +6,12 @@
  */
 
 #include <linux/delay.h>
+#include <linux/ethtool.h>
 #include <linux/interrupt.h>
 #include "mcp251x.h"
 
-/* A mode request takes effect once the bus is idle: at most one frame
- * time, 160 bits at 10 kbit/s.
+/* A mode request takes effect once the pending transmissions are done
+ * (sent or aborted): at most one frame time, 160 bits at 10 kbit/s.
  */
 #define MCP251X_MODE_TIMEOUT_US		20000
 
@@ -25,7 +26,7 @@ static const struct can_bittiming_const mcp251x_bittiming_const = {
 /**
  * mcp251x_set_mode() - request an operating mode and wait for it
  * @priv: the chip; priv->lock held, process context
- * @mode: MCP251X_MODE_*
+ * @mode: MCP251X_MODE_*, possibly with MCP251X_CANCTRL_ABAT
  *
  * Return: 0, the SPI error, or -ETIMEDOUT if the chip kept its old mode.
  */
@@ -43,7 +44,7 @@ int mcp251x_set_mode(struct mcp251x_priv *priv, u8 mode)
 		err = mcp251x_read_reg(priv, MCP251X_CANSTAT, &stat);
 		if (err)
 			return err;
-		if ((stat & MCP251X_REQOP_MASK) == mode)
+		if ((stat & MCP251X_REQOP_MASK) == (mode & MCP251X_REQOP_MASK))
 			return 0;
 		usleep_range(50, 100);
 	} while (time_before(jiffies, deadline));
@@ -64,13 +65,16 @@ static u8 run_mode(const struct mcp251x_priv *priv)
 }
 
 /* PRSEG and PHSEG1 hold 1 to 8 quanta each; move quanta between them if
- * the user's split does not fit, keeping the sample point.
+ * the user's split does not fit (prop-seg 0 among others), keeping the
+ * sample point. The device layer keeps tseg1 within 3..16.
  */
 static void split_tseg1(const struct can_bittiming *bt, u8 *prop, u8 *ph1)
 {
 	u32 tseg1 = bt->prop_seg + bt->phase_seg1;
+	u32 lo = tseg1 > 8 ? tseg1 - 8 : 1;
+	u32 hi = tseg1 > 8 ? 8 : tseg1 - 1;
 
-	*ph1 = clamp_t(u32, bt->phase_seg1, tseg1 > 8 ? tseg1 - 8 : 1, 8);
+	*ph1 = clamp_t(u32, bt->phase_seg1, lo, hi);
 	*prop = tseg1 - *ph1;
 }
 
@@ -122,8 +126,6 @@ int mcp251x_chip_start(struct mcp251x_priv *priv)
 	err = mcp251x_reset(priv);
 	if (err)
 		return err;
-	/* The oscillator start-up timer holds the chip for 128 cycles. */
-	usleep_range(100, 200);
 	err = mcp251x_set_mode(priv, MCP251X_MODE_CONFIG) ?:
 	      write_bittiming(priv) ?:
 	      mcp251x_write_reg(priv, MCP251X_RXBCTRL(0),
@@ -144,7 +146,8 @@ int mcp251x_chip_start(struct mcp251x_priv *priv)
  * @priv: the chip; priv->lock held, process context
  *
  * Interrupts off first, so the line goes quiet even if the chip does
- * not reach sleep mode (it waits for the bus to go idle).
+ * not reach sleep mode. A mode change waits for pending transmissions,
+ * and a frame nobody acknowledges is repeated for ever: abort it.
  *
  * Return: 0 or the SPI error.
  */
@@ -154,7 +157,45 @@ int mcp251x_chip_stop(struct mcp251x_priv *priv)
 	priv->can.state = CAN_STATE_STOPPED;
 	return mcp251x_write_reg(priv, MCP251X_CANINTE, 0) ?:
 	       mcp251x_write_reg(priv, MCP251X_CANINTF, 0) ?:
-	       mcp251x_set_mode(priv, MCP251X_MODE_SLEEP);
+	       mcp251x_set_mode(priv, MCP251X_MODE_SLEEP | MCP251X_CANCTRL_ABAT);
+}
+
+/* A node alone on the bus, or on a broken one, fails every frame: at
+ * 1 Mbit/s a bus error every 50 us, faster than one SPI pass of the
+ * interrupt thread, which would then never find the chip quiet and, a
+ * real-time thread, starve everything else. After each reported bus
+ * error MERRIE stays off for a pause: at most one bus-error interrupt
+ * per jiffy. Errors in between still count in TEC/REC and the state.
+ */
+#define MCP251X_BERR_PAUSE	1	/* jiffies */
+
+/**
+ * mcp251x_pause_bus_errors() - hold back bus-error interrupts for a while
+ * @priv: the chip; priv->lock held, from the interrupt thread
+ *
+ * Return: nothing; an SPI error leaves MERRIE on (the next pass retries).
+ */
+void mcp251x_pause_bus_errors(struct mcp251x_priv *priv)
+{
+	lockdep_assert_held(&priv->lock);
+	if (mcp251x_bit_modify(priv, MCP251X_CANINTE, MCP251X_INT_MERR, 0))
+		return;
+	queue_delayed_work(priv->wq, &priv->berr_work, MCP251X_BERR_PAUSE);
+}
+
+/* MERRF set during the pause raises the interrupt as MERRIE returns. */
+static void mcp251x_berr_work(struct work_struct *work)
+{
+	struct mcp251x_priv *priv = container_of(to_delayed_work(work),
+						 struct mcp251x_priv,
+						 berr_work);
+
+	mutex_lock(&priv->lock);
+	if (priv->is_open && priv->can.state != CAN_STATE_BUS_OFF &&
+	    can_is_ctrlmode(&priv->can, CAN_CTRLMODE_BERR_REPORTING))
+		mcp251x_bit_modify(priv, MCP251X_CANINTE, MCP251X_INT_MERR,
+				   MCP251X_INT_MERR);
+	mutex_unlock(&priv->lock);
 }
 
 /* The chip is programmed at open, after a reset: nothing to do here but
@@ -165,7 +206,10 @@ static int mcp251x_set_bittiming(struct net_device *net)
 	return 0;
 }
 
-/* Restart after bus-off, from the device layer's work or netlink. */
+/* Restart after bus-off, from the device layer's work or netlink. The
+ * interface may be on its way down (its running bit goes before
+ * ndo_stop is called): a chip ndo_stop has silenced stays so.
+ */
 static int mcp251x_do_set_mode(struct net_device *net, enum can_mode mode)
 {
 	struct mcp251x_priv *priv = netdev_priv(net);
@@ -175,22 +219,43 @@ static int mcp251x_do_set_mode(struct net_device *net, enum can_mode mode)
 		return -EOPNOTSUPP;
 
 	mutex_lock(&priv->lock);
-	err = mcp251x_chip_start(priv);
-	if (!err)
+	if (netif_running(net))
+		err = mcp251x_chip_start(priv);
+	else
+		err = -ENETDOWN;
+	/* The chip is empty now. A frame the TX work has not taken yet
+	 * keeps the queue stopped: the work wakes it (decided under the
+	 * lock, so the work cannot load a frame between check and wake).
+	 */
+	if (!err) {
 		priv->is_open = true;
+		if (!READ_ONCE(priv->tx_skb))
+			netif_wake_queue(net);
+	}
 	mutex_unlock(&priv->lock);
-	if (!err)
-		netif_wake_queue(net);
 	return err;
 }
 
+/* Counters change without an interrupt (only state changes raise one),
+ * so a running chip is asked. Process context (netlink, RTNL held).
+ */
 static int mcp251x_get_berr_counter(const struct net_device *net,
 				    struct can_berr_counter *bec)
 {
-	const struct mcp251x_priv *priv = netdev_priv(net);
+	struct mcp251x_priv *priv = netdev_priv(net);
+	u8 tec_rec[2];
+	int err = 0;
 
-	*bec = READ_ONCE(priv->bec);
-	return 0;
+	mutex_lock(&priv->lock);
+	if (priv->is_open)
+		err = mcp251x_read_regs(priv, MCP251X_TEC, tec_rec, 2);
+	if (priv->is_open && !err) {
+		priv->bec.txerr = tec_rec[0];
+		priv->bec.rxerr = tec_rec[1];
+	}
+	*bec = priv->bec;
+	mutex_unlock(&priv->lock);
+	return err;
 }
 
 /* TXB0's registers from SIDH on, for @cf, into @buf of MCP251X_BUF_LEN.
@@ -280,7 +345,13 @@ static netdev_tx_t mcp251x_start_xmit(struct sk_buff *skb,
 	}
 
 	netif_stop_queue(net);
-	WRITE_ONCE(priv->tx_skb, skb);
+	/* A restart wakes the queue even while a frame waits for the work.
+	 * The qdisc keeps this one; the work wakes the queue once it has
+	 * taken the waiting frame (it cannot have done so before the stop
+	 * above, the frame was still there).
+	 */
+	if (cmpxchg(&priv->tx_skb, NULL, skb))
+		return NETDEV_TX_BUSY;
 	queue_work(priv->wq, &priv->tx_work);
 	return NETDEV_TX_OK;
 }
@@ -325,7 +396,10 @@ undo_can_open:
 
 /* Teardown order: the chip goes quiet under the lock, so no later
  * interrupt thread or TX work touches it; free_irq() waits for a thread
- * still running, and the work is cancelled once nothing can queue it.
+ * still running. Only then can no bus-off schedule a restart, so the
+ * device layer's cancel comes after (a restart already running finds
+ * the interface down and leaves the chip alone); the work is cancelled
+ * once nothing can queue it.
  */
 static int mcp251x_stop(struct net_device *net)
 {
@@ -333,7 +407,6 @@ static int mcp251x_stop(struct net_device *net)
 	struct sk_buff *skb;
 
 	netif_stop_queue(net);
-	can_dev_close(net);
 
 	mutex_lock(&priv->lock);
 	priv->is_open = false;
@@ -341,7 +414,9 @@ static int mcp251x_stop(struct net_device *net)
 	mutex_unlock(&priv->lock);
 
 	free_irq(priv->spi->irq, priv);
+	can_dev_close(net);
 	cancel_work_sync(&priv->tx_work);
+	cancel_delayed_work_sync(&priv->berr_work);
 	skb = xchg(&priv->tx_skb, NULL);
 	if (skb) {
 		net->stats.tx_dropped++;
@@ -356,6 +431,11 @@ static const struct net_device_ops mcp251x_netdev_ops = {
 	.ndo_open	= mcp251x_open,
 	.ndo_stop	= mcp251x_stop,
 	.ndo_start_xmit	= mcp251x_start_xmit,
+};
+
+/* Software timestamps only, as for any CAN device without a clock. */
+static const struct ethtool_ops mcp251x_ethtool_ops = {
+	.get_ts_info	= ethtool_op_get_ts_info,
 };
 
 /**
@@ -384,6 +464,7 @@ struct net_device *mcp251x_alloc(struct spi_device *spi,
 	priv->model = model;
 	mutex_init(&priv->lock);
 	INIT_WORK(&priv->tx_work, mcp251x_tx_work);
+	INIT_DELAYED_WORK(&priv->berr_work, mcp251x_berr_work);
 
 	priv->can.clock.freq = osc_hz / 2;
 	priv->can.bittiming_const = &mcp251x_bittiming_const;
@@ -395,6 +476,7 @@ struct net_device *mcp251x_alloc(struct spi_device *spi,
 		CAN_CTRLMODE_BERR_REPORTING | CAN_CTRLMODE_CC_LEN8_DLC;
 
 	net->netdev_ops = &mcp251x_netdev_ops;
+	net->ethtool_ops = &mcp251x_ethtool_ops;
 	net->flags |= IFF_ECHO;
 	SET_NETDEV_DEV(net, &spi->dev);
 	return net;

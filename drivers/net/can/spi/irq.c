@@ -7,9 +7,6 @@
 #include <linux/interrupt.h>
 #include "mcp251x.h"
 
-/* Bound the work of one interrupt so a stuck line cannot hog a CPU. */
-#define MCP251X_IRQ_LOOPS	32
-
 static void decode_id(struct can_frame *cf, const u8 *buf)
 {
 	u8 sidl = buf[MCP251X_BUF_SIDL];
@@ -149,10 +146,11 @@ static void report_bus_error(struct mcp251x_priv *priv, struct can_frame *cf)
  */
 static int enter_bus_off(struct mcp251x_priv *priv)
 {
-	can_free_echo_skb(priv->net, 0);
+	can_flush_echo_skbs(priv->net);
 	can_bus_off(priv->net);
+	/* The frame in TXB0 would hold the mode change until recovery. */
 	return mcp251x_write_reg(priv, MCP251X_CANINTE, 0) ?:
-	       mcp251x_set_mode(priv, MCP251X_MODE_CONFIG);
+	       mcp251x_set_mode(priv, MCP251X_MODE_CONFIG | MCP251X_CANCTRL_ABAT);
 }
 
 static int update_state(struct mcp251x_priv *priv, struct can_frame *cf,
@@ -169,7 +167,7 @@ static int update_state(struct mcp251x_priv *priv, struct can_frame *cf,
 		return err;
 	bec.txerr = tec_rec[0];
 	bec.rxerr = tec_rec[1];
-	WRITE_ONCE(priv->bec, bec);
+	priv->bec = bec;
 
 	if (max(tx_state, rx_state) == priv->can.state)
 		return 0;
@@ -210,21 +208,34 @@ static int handle_errors(struct mcp251x_priv *priv, u8 intf, u8 eflg)
 	return err;
 }
 
+/* The flags this driver serves. The chip sets MERRF on every bus error
+ * whether or not MERRIE asks for the interrupt: without berr-reporting
+ * it is left alone.
+ */
+static u8 served_flags(const struct mcp251x_priv *priv)
+{
+	u8 flags = MCP251X_INT_RX | MCP251X_INT_TX0 | MCP251X_INT_ERR;
+
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_BERR_REPORTING))
+		flags |= MCP251X_INT_MERR;
+	return flags;
+}
+
 /* One pass over the causes. Return: 1 if something was pending, 0 if
  * the chip is quiet, or an SPI error.
  */
 static int service_once(struct mcp251x_priv *priv)
 {
-	const u8 other = MCP251X_INT_TX0 | MCP251X_INT_ERR | MCP251X_INT_MERR;
+	const u8 other = ~MCP251X_INT_RX & served_flags(priv);
 	u8 flags[2], intf, eflg;
 	int err;
 
 	err = mcp251x_read_regs(priv, MCP251X_CANINTF, flags, 2);
 	if (err)
 		return err;
-	intf = flags[0];
+	intf = flags[0] & served_flags(priv);
 	eflg = flags[1];
-	if (!(intf & (MCP251X_INT_RX | other)))
+	if (!intf)
 		return 0;
 
 	err = receive_in_order(priv, intf);
@@ -237,7 +248,26 @@ static int service_once(struct mcp251x_priv *priv)
 	if ((intf & (MCP251X_INT_ERR | MCP251X_INT_MERR)) ||
 	    (eflg & MCP251X_EFLG_OVR))
 		err = handle_errors(priv, intf, eflg);
+	if (intf & MCP251X_INT_MERR)
+		mcp251x_pause_bus_errors(priv);
 	return err ?: 1;
+}
+
+/* One pass under the lock. Return: as service_once(); 0 in bus-off or
+ * once the device is closed (*@closed set, its chip's interrupts off).
+ */
+static int service_locked(struct mcp251x_priv *priv, bool *closed)
+{
+	int ret = 0;
+
+	mutex_lock(&priv->lock);
+	*closed = !priv->is_open;
+	if (*closed)
+		mcp251x_write_reg(priv, MCP251X_CANINTE, 0);
+	else if (priv->can.state != CAN_STATE_BUS_OFF)
+		ret = service_once(priv);
+	mutex_unlock(&priv->lock);
+	return ret;
 }
 
 /**
@@ -245,34 +275,27 @@ static int service_once(struct mcp251x_priv *priv)
  * @irq: the interrupt (unused)
  * @dev_id: the chip's struct mcp251x_priv
  *
- * Threaded handler (IRQF_ONESHOT): process context, takes priv->lock.
- * A closed device gets its chip's interrupts switched off.
+ * Threaded handler (IRQF_ONESHOT): process context, takes priv->lock
+ * for each pass. It returns only once the chip has no flag left: on an
+ * edge-triggered line the chip's INT pin must go inactive before it can
+ * raise another interrupt. Between passes others get the lock and the
+ * CPU, so a busy bus delays ndo_stop or a restart by one pass at most.
  *
  * Return: IRQ_HANDLED if the chip had something pending, else IRQ_NONE.
  */
 irqreturn_t mcp251x_irq_thread(int irq, void *dev_id)
 {
 	struct mcp251x_priv *priv = dev_id;
-	int loops = 0, ret = 1;
+	bool handled = false, closed;
+	int ret;
 
-	mutex_lock(&priv->lock);
-	if (!priv->is_open) {
-		mcp251x_write_reg(priv, MCP251X_CANINTE, 0);
-		mutex_unlock(&priv->lock);
-		return IRQ_HANDLED;
+	while ((ret = service_locked(priv, &closed)) > 0) {
+		handled = true;
+		cond_resched();
 	}
-	while (loops < MCP251X_IRQ_LOOPS && priv->can.state != CAN_STATE_BUS_OFF) {
-		ret = service_once(priv);
-		if (ret <= 0)
-			break;
-		loops++;
-	}
-	mutex_unlock(&priv->lock);
-
 	if (ret < 0)
 		netdev_err_once(priv->net, "interrupt service failed: %pe\n",
 				ERR_PTR(ret));
-	if (loops == MCP251X_IRQ_LOOPS)
-		netdev_warn_once(priv->net, "interrupt storm\n");
-	return loops ? IRQ_HANDLED : IRQ_NONE;
+	/* A closed device's chip was silenced: the interrupt was ours. */
+	return handled || closed ? IRQ_HANDLED : IRQ_NONE;
 }

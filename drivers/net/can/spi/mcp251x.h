@@ -64,6 +64,7 @@
 #define MCP251X_MODE_LOOPBACK		0x40
 #define MCP251X_MODE_LISTENONLY		0x60
 #define MCP251X_MODE_CONFIG		0x80
+#define MCP251X_CANCTRL_ABAT		BIT(4)
 #define MCP251X_CANCTRL_OSM		BIT(3)
 #define MCP251X_CANCTRL_CLKEN		BIT(2)
 #define MCP251X_CANCTRL_CLKPRE_MASK	GENMASK(1, 0)
@@ -127,12 +128,13 @@ enum mcp251x_model {
  * @spi_rx: DMA-safe receive buffer of a transaction
  * @wq: runs @tx_work; ordered so frames leave in the order they came
  * @tx_work: loads @tx_skb into TXB0 and requests its transmission
+ * @berr_work: turns the bus-error interrupt (MERRIE) back on, a pause
+ *	after a reported bus error turned it off
  * @tx_skb: the frame ndo_start_xmit (softirq, no lock) handed over, until
  *	@tx_work takes it with xchg(); the queue is stopped while a frame
  *	is in flight, so at most one waits here
- * @bec: error counters as last read by the interrupt thread (written
- *	under @lock, read locklessly with READ_ONCE: the device layer may
- *	ask for them in atomic context, where SPI cannot run)
+ * @bec: error counters as last read from the chip (under @lock); what
+ *	the device layer gets while the chip is not running
  * @is_open: the interrupt thread and TX work may touch the chip (from
  *	open's chip setup to stop's reset)
  * @power: optional supply of the chip
@@ -151,6 +153,7 @@ struct mcp251x_priv {
 
 	struct workqueue_struct *wq;
 	struct work_struct tx_work;
+	struct delayed_work berr_work;
 	struct sk_buff *tx_skb;
 
 	struct can_berr_counter bec;
@@ -194,6 +197,7 @@ struct net_device *mcp251x_alloc(struct spi_device *spi,
 int mcp251x_set_mode(struct mcp251x_priv *priv, u8 mode);
 int mcp251x_chip_start(struct mcp251x_priv *priv);
 int mcp251x_chip_stop(struct mcp251x_priv *priv);
+void mcp251x_pause_bus_errors(struct mcp251x_priv *priv);
 
 /* irq.c */
 irqreturn_t mcp251x_irq_thread(int irq, void *dev_id);

@@ -6,7 +6,6 @@
  */
 
 #include <linux/clk.h>
-#include <linux/delay.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/property.h>
@@ -63,7 +62,6 @@ static int detect_chip(struct mcp251x_priv *priv)
 	err = mcp251x_reset(priv);
 	if (err)
 		goto out;
-	usleep_range(100, 200);
 	err = mcp251x_read_reg(priv, MCP251X_CANCTRL, &ctrl) ?:
 	      mcp251x_read_reg(priv, MCP251X_CANSTAT, &stat);
 	if (err)
@@ -91,9 +89,11 @@ static int alloc_spi_buffers(struct mcp251x_priv *priv)
 	return priv->spi_tx && priv->spi_rx ? 0 : -ENOMEM;
 }
 
+/* The chip takes SPI modes 0,0 and 1,1; the board's description says
+ * which, and whether its wiring inverts the chip select: keep its mode.
+ */
 static int setup_spi(struct spi_device *spi)
 {
-	spi->mode = SPI_MODE_0;
 	spi->bits_per_word = 8;
 	if (!spi->max_speed_hz || spi->max_speed_hz > MCP251X_SPI_MAX_HZ)
 		spi->max_speed_hz = MCP251X_SPI_MAX_HZ;

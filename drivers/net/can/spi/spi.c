@@ -5,8 +5,16 @@
  * buffer registers do the same there.
  */
 
+#include <linux/delay.h>
 #include <linux/lockdep.h>
 #include "mcp251x.h"
+
+/* After RESET the oscillator start-up timer holds the chip for 128
+ * oscillator cycles once the oscillator runs, and a chip that slept has
+ * to start its oscillator first: no SPI cycle before that. Crystals
+ * start within a few milliseconds.
+ */
+#define MCP251X_OSC_START_US	5000
 
 static int transfer(struct mcp251x_priv *priv, int len)
 {
@@ -28,12 +36,19 @@ static int transfer(struct mcp251x_priv *priv, int len)
  * mcp251x_reset() - reset the chip into configuration mode
  * @priv: the chip; priv->lock held, process context
  *
+ * Returns once the chip listens to SPI again.
+ *
  * Return: 0 or the SPI error.
  */
 int mcp251x_reset(struct mcp251x_priv *priv)
 {
+	int err;
+
 	priv->spi_tx[0] = MCP251X_INS_RESET;
-	return transfer(priv, 1);
+	err = transfer(priv, 1);
+	if (!err)
+		usleep_range(MCP251X_OSC_START_US, 2 * MCP251X_OSC_START_US);
+	return err;
 }
 
 /**

@@ -7,6 +7,8 @@
 # checks echo, loopback, statistics and a burst that needs both receive
 # buffers, then removes the chips and the driver under traffic. The model
 # counts every access a real chip would refuse; the last test wants none.
+# Then boards the model can be: chip select active high, edge-triggered
+# interrupt lines, the MCP2510.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -16,10 +18,14 @@ DBG=/sys/kernel/debug/mcp2515_model
 A=
 B=
 DMESG_MARK=
+# A failed check may leave the model (and traffic) behind: gone at exit.
+can_unload_at_exit mcp2515_model mcp251x
 
+# load_model [MODEL-PARAMETERS...]: a model left by a failed test goes.
 load_model() {
-	insmod "$MOD" || return 1
-	wait_until 10 test "$(can_ifaces_of "$DRIVER" | wc -w)" -eq 2 || return 1
+	rmmod mcp2515_model 2>/dev/null
+	insmod "$MOD" "$@" || return 1
+	wait_until 10 output_cmp -eq 2 count_ifaces_of "$DRIVER" || return 1
 	read -r A B < <(can_ifaces_of "$DRIVER" | sort | tr '\n' ' ')
 	[ -n "$B" ]
 }
@@ -189,7 +195,7 @@ test_unbind_and_bind_under_traffic() {
 	kill "${pids[@]}" 2>/dev/null
 	wait "${pids[@]}" 2>/dev/null
 	echo "$spi" > "$DRIVER/bind" || { fail "bind"; return 1; }
-	wait_until 10 test "$(can_ifaces_of "$DRIVER" | wc -w)" -eq 2 ||
+	wait_until 10 output_cmp -eq 2 count_ifaces_of "$DRIVER" ||
 		{ fail "no rebind"; return 1; }
 	read -r A B < <(can_ifaces_of "$DRIVER" | sort | tr '\n' ' ')
 	can_bring_up "$A" && can_bring_up "$B" || return 1
@@ -226,7 +232,7 @@ test_driver_unloads_with_interfaces_up() {
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	modprobe mcp251x || return 1
-	wait_until 10 test "$(can_ifaces_of "$DRIVER" | wc -w)" -eq 2 ||
+	wait_until 10 output_cmp -eq 2 count_ifaces_of "$DRIVER" ||
 		{ fail "no rebind"; return 1; }
 	rmmod mcp2515_model
 }
@@ -239,6 +245,73 @@ test_kernel_log_is_clean() {
 	fi
 }
 
+# ETHTOOL_GET_TS_INFO through SIOCETHTOOL (the VM has no ethtool):
+# software timestamps for transmission and reception, as "ethtool -T"
+# shows them for mainline's driver.
+test_ethtool_reports_software_timestamping() {
+	python3 - "$A" <<'PY' || { fail "no software TX timestamping"; return 1; }
+import array, fcntl, socket, struct, sys
+SIOCETHTOOL, ETHTOOL_GET_TS_INFO = 0x8946, 0x41
+TX_SOFTWARE, RX_SOFTWARE, SOFTWARE = 1 << 1, 1 << 3, 1 << 4
+buf = array.array("B", struct.pack("=11I", ETHTOOL_GET_TS_INFO, *[0] * 10))
+ifr = struct.pack("16sP", sys.argv[1].encode(), buf.buffer_info()[0])
+fcntl.ioctl(socket.socket(socket.AF_INET, socket.SOCK_DGRAM), SIOCETHTOOL, ifr)
+_, flags, phc = struct.unpack("=IIi", buf[:12].tobytes())
+print("# so_timestamping 0x%x phc %d" % (flags, phc))
+want = TX_SOFTWARE | RX_SOFTWARE | SOFTWARE
+sys.exit(0 if flags & want == want and phc == -1 else 1)
+PY
+}
+
+# A board with an inverter on the chip select line (SPI_CS_HIGH): the
+# driver must keep that mode bit, or it never selects the chip.
+test_chip_select_active_high_is_kept() {
+	local f
+
+	load_model spi_mode=4 || { fail "no interfaces"; return 1; }
+	can_bring_up "$A" && can_bring_up "$B" || return 1
+	can_send_and_check "$A" "$B" || return 1
+	for f in "$DBG"/chip*/violations; do
+		[ "$(cat "$f")" = 0 ] || { fail "$f: $(cat "$f")"; return 1; }
+	done
+	rmmod mcp2515_model
+}
+
+# Edge-triggered lines fire only when INT goes active again, so the
+# driver must not return while a flag is still set. A slow SPI bus and
+# a stream of frames at 1 Mbit/s keep flags set for many passes; the
+# chip must still deliver frames afterwards.
+test_edge_triggered_line_is_drained() {
+	local rx0 chip
+
+	load_model edge_irq=1 || { fail "no interfaces"; return 1; }
+	ip link set "$A" type can bitrate 1000000 && ip link set "$A" up || return 1
+	chip=$DBG/chip$(basename "$(readlink -f "/sys/class/net/$A/device")" | sed 's/.*\.//')
+	echo 200 > "$DBG/spi_delay_us" || return 1
+	echo 5000 > "$chip/stream" || return 1
+	sleep 1
+	echo 0 > "$DBG/spi_delay_us"
+	sleep 0.5
+	rx0=$(can_stat "$A" rx_packets)
+	echo "321#01" > "$chip/inject" || return 1
+	wait_until 5 output_cmp -gt "$rx0" can_stat "$A" rx_packets ||
+		{ fail "$A deaf after the stream"; return 1; }
+	rmmod mcp2515_model
+}
+
+# The MCP2510 has no buffer instructions; the driver must do without.
+test_mcp2510_carries_frames() {
+	local f
+
+	load_model variant=0x2510 || { fail "no interfaces"; return 1; }
+	can_bring_up "$A" && can_bring_up "$B" || return 1
+	can_send_and_check "$A" "$B" && can_send_and_check "$B" "$A" || return 1
+	for f in "$DBG"/chip*/violations; do
+		[ "$(cat "$f")" = 0 ] || { fail "$f: $(cat "$f")"; return 1; }
+	done
+	rmmod mcp2515_model
+}
+
 # A CAN FD frame that tc redirects from an FD vcan to the chip: the
 # shared check drops and counts it, the chip never sees it. Last: on a
 # stack without the check the driver overruns a stack buffer.
@@ -246,7 +319,7 @@ test_redirected_fd_frame_is_dropped() {
 	local fdif=mcpfd$$ drop0 pkts0 rx0
 
 	load_model && can_bring_up "$A" && can_bring_up "$B" || return 1
-	ip link add "$fdif" type vcan && ip link set "$fdif" mtu 72 up || return 1
+	vcan_add "$fdif" 72 || return 1
 	if ! tc qdisc add dev "$fdif" clsact ||
 	   ! tc filter add dev "$fdif" egress matchall action mirred egress redirect dev "$A"; then
 		ip link del "$fdif"
@@ -259,7 +332,7 @@ test_redirected_fd_frame_is_dropped() {
 	rx0=$(can_stat "$B" rx_packets)
 	cansend "$fdif" 123##0"$(printf '%0128d' 0)" || { fail "cansend FD"; return 1; }
 	cansend "$fdif" 124#11 || { fail "cansend"; return 1; }
-	wait_until 10 test "$(can_stat "$B" rx_packets)" -gt "$rx0" ||
+	wait_until 10 output_cmp -gt "$rx0" can_stat "$B" rx_packets ||
 		{ fail "classic frame did not cross"; return 1; }
 	ip link del "$fdif"
 	[ "$(can_stat "$A" tx_dropped)" -eq $((drop0 + 1)) ] ||
@@ -272,7 +345,7 @@ test_redirected_fd_frame_is_dropped() {
 	rmmod mcp2515_model
 }
 
-ktap_header 18
+ktap_header 22
 DMESG_MARK=$(($(dmesg | wc -l) + 1))
 run_test model_and_driver_load setup
 run_test two_chips_are_can_devices test_two_chips_are_can_devices
@@ -285,11 +358,15 @@ run_test loopback_mode_receives_own_frames test_loopback_mode_receives_own_frame
 run_test statistics_count_frames_and_bytes test_statistics_count_frames_and_bytes
 run_test burst_is_ordered_and_losses_counted test_burst_is_ordered_and_losses_counted
 run_test listen_only_drops_frames_to_send test_listen_only_drops_frames_to_send
+run_test ethtool_reports_software_timestamping test_ethtool_reports_software_timestamping
 run_test down_and_up_under_traffic test_down_and_up_under_traffic
 run_test unbind_and_bind_under_traffic test_unbind_and_bind_under_traffic
 run_test model_saw_no_violation test_model_saw_no_violation
 run_test model_unloads_under_traffic test_model_unloads_under_traffic
 run_test driver_unloads_with_interfaces_up test_driver_unloads_with_interfaces_up
 run_test kernel_log_is_clean test_kernel_log_is_clean
+run_test chip_select_active_high_is_kept test_chip_select_active_high_is_kept
+run_test edge_triggered_line_is_drained test_edge_triggered_line_is_drained
+run_test mcp2510_carries_frames test_mcp2510_carries_frames
 run_test redirected_fd_frame_is_dropped test_redirected_fd_frame_is_dropped
 ktap_finish

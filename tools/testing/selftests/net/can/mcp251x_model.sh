@@ -6,12 +6,16 @@
 # mcp251x.sh and mcp251x_errors.sh: the SPI devices, reset values, mode
 # changes, read-only registers, violations counted, delivery between the
 # chips, filters, overflow and rollover, loopback, bus-off until
-# recovery, transmit priority, DLC 15, write-protected pending buffers.
+# recovery, transmit priority, DLC 15, write-protected pending buffers,
+# the time a frame takes at the programmed bit timing, mode changes that
+# wait for it, a chip alone on the bus (ACK errors, MERRF, error passive
+# at TEC 128), ABAT, the oscillator start-up time, and the MCP2510.
 
 source "$(dirname "$0")/lib.sh"
 
 MOD=$CAN_TESTMODS/mcp2515_model/mcp2515_model.ko
 DBG=/sys/kernel/debug/mcp2515_model
+can_unload_at_exit mcp2515_model
 
 # spi CHIP HEX-BYTES...: one chip-select cycle; prints the reply bytes.
 spi() {
@@ -20,6 +24,12 @@ spi() {
 	shift
 	echo "$*" > "$DBG/chip$chip/spi" || return 1
 	cat "$DBG/chip$chip/spi"
+}
+
+# quick CHIP HEX-BYTES...: as spi, reply in $QUICK, with shell builtins
+# only: the VM emulates its CPU, and a fork can outlast a frame.
+quick() {
+	echo "${*:2}" > "$DBG/chip$1/spi" && read -r QUICK < "$DBG/chip$1/spi"
 }
 
 # reg CHIP ADDR: one register read with READ, in hex.
@@ -205,6 +215,87 @@ test_pending_tx_buffer_is_write_protected() {
 		{ fail "violations $before -> $(violations 0)"; return 1; }
 }
 
+# slow_chip CHIP: reset, RXB0 takes any frame, 5 kbit/s (16 MHz, BRP 63:
+# 8 us quanta, 25 per bit), normal mode.
+slow_chip() {
+	spi "$1" c0 > /dev/null || return 1
+	spi "$1" 02 28 07 bf 3f > /dev/null || return 1
+	spi "$1" 02 60 60 > /dev/null || return 1
+	set_mode "$1" 00
+}
+
+# reload_model [PARAMETERS...]: the model again, with its chips reset.
+reload_model() {
+	rmmod mcp2515_model && insmod "$MOD" "$@" || return 1
+	[ -d "$DBG/chip1" ] || { fail "no debugfs files after reload"; return 1; }
+}
+
+# An extended frame with 8 data bytes is 131 bits: 419 ms at the slowest
+# bit timing of a 1 MHz oscillator (312.5 bit/s). The five register reads
+# that follow TXREQ take some milliseconds, tens under the debug
+# kernel: the frame must outlast them by far. Until it is over, TXREQ
+# stays set and a request for sleep mode waits.
+test_frame_takes_its_bus_time_and_mode_change_waits() {
+	local txb0 stat intf
+
+	reload_model clock_hz=1000000 || return 1
+	slow_chip 0 && ready_chip 1 || return 1
+	spi 0 40 00 08 00 00 08 01 02 03 04 05 06 07 08 > /dev/null || return 1
+	quick 0 81 && quick 0 02 0f 20 || return 1
+	quick 0 03 30 00 && txb0=$QUICK && quick 0 03 0e 00 && stat=$QUICK &&
+		quick 1 03 2c 00 && intf=$QUICK || return 1
+	[ "$txb0" = "00 00 08" ] || { fail "frame took no time: $txb0"; return 1; }
+	[ "$stat" = "00 00 00" ] || { fail "mode changed with a frame pending: $stat"; return 1; }
+	[ "$intf" = "00 00 00" ] || { fail "frame arrived early: $intf"; return 1; }
+	sleep 0.6
+	expect_reg 0 30 00 || { fail "frame never done"; return 1; }
+	expect_reg 0 0e 20 || { fail "sleep mode not entered after the frame"; return 1; }
+	expect_reg 1 2c 01 || { fail "frame did not arrive"; return 1; }
+	reload_model
+}
+
+# Without ACK: TXERR and MERRF, TEC up by 8 per attempt to 128 (error
+# passive, ISO 11898-1), the frame repeated; a mode change waits for
+# good, until ABAT aborts it.
+test_alone_on_the_bus_ends_error_passive() {
+	ready_chip 0 || return 1
+	# 100 kbit/s (BRP 15): at the reset timing of 1 Mbit/s, attempts
+	# repeat every 40 us, more timer callbacks than the debug kernel
+	# under emulation can serve while the script runs.
+	set_mode 0 80 && spi 0 02 2a 0f > /dev/null && set_mode 0 00 || return 1
+	echo 1 > "$DBG/chip0/alone" || return 1
+	spi 0 40 24 60 00 00 00 > /dev/null && spi 0 81 > /dev/null || return 1
+	sleep 0.2
+	[ "$(cat "$DBG/chip0/errors")" = "128 0 0x15" ] ||
+		{ fail "errors $(cat "$DBG/chip0/errors")"; return 1; }
+	expect_reg 0 30 18 || { fail "TXB0CTRL"; return 1; }
+	expect_reg 0 2c a0 || { fail "no MERRF/ERRIF"; return 1; }
+	spi 0 02 0f 80 > /dev/null || return 1
+	sleep 0.05
+	expect_reg 0 0e 00 || { fail "mode changed with a frame pending"; return 1; }
+	spi 0 02 0f 90 > /dev/null || return 1
+	sleep 0.05
+	expect_reg 0 0e 80 || { fail "ABAT did not release the mode change"; return 1; }
+	expect_reg 0 30 50 || { fail "TXB0CTRL after ABAT"; return 1; }
+	echo 0 > "$DBG/chip0/alone"
+}
+
+test_spi_is_ignored_in_oscillator_start_up() {
+	local old before
+
+	old=$(cat "$DBG/startup_us")
+	before=$(violations 0)
+	echo 1000000 > "$DBG/startup_us" || return 1
+	spi 0 02 2a 55 > /dev/null || return 1
+	quick 0 c0 && quick 0 03 0e 00 || return 1
+	[ "$QUICK" = "ff ff ff" ] || { fail "chip answered: $QUICK"; return 1; }
+	[ "$(violations 0)" = $((before + 1)) ] || { fail "not counted"; return 1; }
+	echo "$old" > "$DBG/startup_us"
+	sleep 1.2
+	expect_reg 0 0e 80 || return 1
+	expect_reg 0 2a 00
+}
+
 test_spi_devices_are_mcp2515s() {
 	local d n=0
 
@@ -216,6 +307,24 @@ test_spi_devices_are_mcp2515s() {
 		n=$((n + 1))
 	done
 	[ "$n" = 2 ] || { fail "$n devices"; return 1; }
+}
+
+# The MCP2510: an "mcp2510" SPI device without the buffer instructions.
+test_mcp2510_lacks_buffer_instructions() {
+	local d before
+
+	rmmod mcp2515_model && insmod "$MOD" variant=0x2510 || return 1
+	for d in /sys/bus/spi/devices/*; do
+		[[ $(readlink -f "$d") = /sys/devices/mcp2515_model/* ]] || continue
+		[ "$(cat "$d/modalias")" = spi:mcp2510 ] || { fail "$d"; return 1; }
+	done
+	ready_chip 0 || return 1
+	before=$(violations 0)
+	spi 0 40 24 60 00 00 00 > /dev/null || return 1
+	spi 0 90 00 00 > /dev/null || return 1
+	[ "$(violations 0)" = $((before + 2)) ] ||
+		{ fail "violations $before -> $(violations 0)"; return 1; }
+	expect_reg 0 31 00 || { fail "LOAD TX BUFFER worked"; return 1; }
 }
 
 test_model_unloads_cleanly() {
@@ -234,7 +343,7 @@ setup() {
 	[ -d "$DBG/chip1" ] || { log "no debugfs files"; return 1; }
 }
 
-ktap_header 14
+ktap_header 18
 if ! setup; then
 	echo "not ok 1 mcp251x_model_setup"
 	KTAP_FAIL=1
@@ -257,5 +366,10 @@ run_test bus_off_holds_transmission_until_recovery \
 run_test pending_buffers_leave_by_priority test_pending_buffers_leave_by_priority
 run_test dlc_15_carries_8_data_bytes test_dlc_15_carries_8_data_bytes
 run_test pending_tx_buffer_is_write_protected test_pending_tx_buffer_is_write_protected
+run_test frame_takes_its_bus_time_and_mode_change_waits \
+	test_frame_takes_its_bus_time_and_mode_change_waits
+run_test alone_on_the_bus_ends_error_passive test_alone_on_the_bus_ends_error_passive
+run_test spi_is_ignored_in_oscillator_start_up test_spi_is_ignored_in_oscillator_start_up
+run_test mcp2510_lacks_buffer_instructions test_mcp2510_lacks_buffer_instructions
 run_test model_unloads_cleanly test_model_unloads_cleanly
 ktap_finish

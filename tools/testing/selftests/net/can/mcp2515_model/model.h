@@ -2,7 +2,8 @@
 /*
  * A software model of the Microchip MCP2515 CAN controller for tests:
  * chips on a software SPI controller, their register files and SPI
- * instructions (model_chip.c), the CAN bus between them (model_bus.c),
+ * instructions (model_chip.c), the CAN bus between them (model_bus.c)
+ * and the time frames take on it (model_tx.c),
  * their interrupt lines (model_irq.c), the SPI controller and devices
  * (model_spi.c) and the test interface in debugfs (model_debugfs.c).
  * Functions and types shared between the files start with mcpm_.
@@ -12,10 +13,13 @@
 #define _MCP2515_MODEL_H
 
 #include <linux/bits.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/ktime.h>
 #include <linux/mutex.h>
 #include <linux/property.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #define MCPM_NREGS		128
 #define MCPM_MAX_CHIPS		8
@@ -70,6 +74,7 @@
 #define MCPM_MODE_LISTENONLY	0x60
 #define MCPM_MODE_CONFIG	0x80
 #define MCPM_CANCTRL_ABAT	BIT(4)
+#define MCPM_CANCTRL_OSM	BIT(3)
 #define MCPM_CANCTRL_RESET	0x87
 #define MCPM_CANSTAT_ICOD_SHIFT	1
 
@@ -79,6 +84,7 @@
 #define MCPM_INT_TX0		BIT(2)
 #define MCPM_INT_ERR		BIT(5)
 #define MCPM_INT_WAK		BIT(6)
+#define MCPM_INT_MERR		BIT(7)
 
 /* EFLG */
 #define MCPM_EFLG_EWARN		BIT(0)
@@ -128,6 +134,30 @@ struct mcpm_frame {
 };
 
 /**
+ * struct mcpm_tx - a transmitter's frame on the bus
+ * @busy: a frame is on the bus
+ * @txb: the transmit buffer it came from
+ * @end: when its last bit (or its error frame) is over
+ */
+struct mcpm_tx {
+	bool busy;
+	int txb;
+	ktime_t end;
+};
+
+/**
+ * struct mcpm_stream - frames from a node outside the model, back to back
+ * @left: frames still to come
+ * @next: number of the next frame (its identifier is 0x100 + @next)
+ * @at: when the next one has crossed the bus
+ */
+struct mcpm_stream {
+	unsigned int left;
+	unsigned int next;
+	ktime_t at;
+};
+
+/**
  * struct mcpm_xfer - the instruction of the chip-select cycle in progress
  * @ins: instruction byte
  * @kind: what @ins is (model_chip.c's KIND_*)
@@ -136,6 +166,8 @@ struct mcpm_frame {
  * @limit: last register the instruction may reach
  * @mask: BIT MODIFY's mask byte
  * @stopped: the instruction was refused; the rest of the cycle is ignored
+ * @deaf: the chip was still in its oscillator start-up time when the
+ *	cycle began: it drives nothing and ignores the cycle
  */
 struct mcpm_xfer {
 	u8 ins;
@@ -145,6 +177,7 @@ struct mcpm_xfer {
 	unsigned int limit;
 	u8 mask;
 	bool stopped;
+	bool deaf;
 };
 
 #define MCPM_RAW_MAX		160
@@ -162,8 +195,17 @@ struct mcpm;
  * @tx_frames: frames the chip sent
  * @rx_frames: frames the chip stored in a receive buffer
  * @rx_overflows: frames lost because the target buffer was full
+ * @tx: the frame this chip has on the bus
+ * @stream: frames coming from an outside node
+ * @alone: cut off from the other chips and from any node that would
+ *	acknowledge: every transmission ends in an ACK error
+ * @ready_at: end of the oscillator start-up time after the last RESET;
+ *	the chip ignores SPI until then
  * @level: the INT pin is active; written under @model->lock,
  *	read locklessly by the interrupt code
+ * @edge: with edge-triggered lines, the pin went active and that
+ *	interrupt has not fired yet; set under @model->lock, taken by
+ *	the interrupt code with xchg()
  * @masked: the interrupt is masked; written by the irq_chip callbacks
  *	(under the irq descriptor's lock), read by @model->irq_work
  * @virq: Linux interrupt number of the INT pin
@@ -188,8 +230,13 @@ struct mcpm_chip {
 	u64 tx_frames;
 	u64 rx_frames;
 	u64 rx_overflows;
+	struct mcpm_tx tx;
+	struct mcpm_stream stream;
+	bool alone;
+	ktime_t ready_at;
 
 	bool level;
+	bool edge;
 	bool masked;
 	unsigned int virq;
 
@@ -209,6 +256,17 @@ struct mcpm_chip {
  *	the SPI core runs in the caller's or its pump thread, and debugfs)
  * @nchips: number of chips
  * @clock_hz: oscillator frequency reported to the driver
+ * @variant: 0x2515, or 0x2510 for the older chip without the buffer
+ *	instructions (and without one-shot mode)
+ * @spi_mode: SPI mode bits the board wiring needs (SPI_CS_HIGH: an
+ *	inverter on the chip select line)
+ * @edge_irq: the INT pins reach Linux as edge-triggered lines
+ * @startup_us: oscillator start-up time after RESET, in microseconds
+ * @spi_delay_us: extra time every SPI message takes, in microseconds
+ * @spi_fail: number of coming SPI messages that fail with -EIO
+ * @dying: the module is going: the timer and work stop re-arming
+ * @timer: fires when the next frame on the bus is complete
+ * @bus_work: advances the bus in process context for @timer
  * @chips: the chips, @nchips of them
  * @root: parent device of the SPI controller
  * @ctlr: the SPI controller
@@ -221,6 +279,15 @@ struct mcpm {
 	struct mutex lock;	/* see @lock above */
 	unsigned int nchips;
 	u32 clock_hz;
+	u32 variant;
+	u32 spi_mode;
+	bool edge_irq;
+	u32 startup_us;
+	u32 spi_delay_us;
+	u32 spi_fail;
+	bool dying;
+	struct hrtimer timer;
+	struct work_struct bus_work;
 	struct mcpm_chip *chips;
 	struct device *root;
 	struct spi_controller *ctlr;
@@ -244,10 +311,25 @@ void mcpm_chip_force_overflow(struct mcpm_chip *chip, unsigned int n);
 __printf(2, 3)
 void mcpm_violation(struct mcpm_chip *chip, const char *fmt, ...);
 
+bool mcpm_chip_tx_pending(const struct mcpm_chip *chip);
+void mcpm_chip_settle_mode(struct mcpm_chip *chip);
+void mcpm_chip_abort_tx(struct mcpm_chip *chip, unsigned int n);
+void mcpm_chip_tx_error(struct mcpm_chip *chip, unsigned int n);
+
 /* model_bus.c: every function needs model->lock */
-void mcpm_bus_run_tx(struct mcpm_chip *chip);
+void mcpm_bus_frame_of_txb(const struct mcpm_chip *chip, unsigned int n,
+			   struct mcpm_frame *f);
+void mcpm_bus_deliver(struct mcpm_chip *sender, const struct mcpm_frame *f);
+void mcpm_bus_numbered_frame(unsigned int i, struct mcpm_frame *f);
 int mcpm_bus_inject(struct mcpm_chip *chip, const struct mcpm_frame *f);
 void mcpm_bus_update_lines(struct mcpm *model);
+
+/* model_tx.c: every function needs model->lock unless said otherwise */
+void mcpm_bus_init(struct mcpm *model);
+void mcpm_bus_exit(struct mcpm *model);
+void mcpm_bus_advance(struct mcpm *model);
+void mcpm_bus_cut(struct mcpm_chip *chip);
+void mcpm_bus_stream(struct mcpm_chip *chip, unsigned int count);
 
 /* model_irq.c */
 int mcpm_irq_init(struct mcpm *model);

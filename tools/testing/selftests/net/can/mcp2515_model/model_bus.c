@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The CAN bus between the modelled chips: transmit buffers chosen by
- * priority, frames delivered at once to every listening chip (or, in
- * loopback mode, to the sender only), and each receiver's acceptance
- * masks and filters, rollover and overflow. The bus never loses
- * arbitration and every frame is acknowledged; error counters change
- * only when a test sets them through debugfs.
+/* The CAN bus between the modelled chips: a frame that has crossed the
+ * bus (model_tx.c times it) reaches every listening chip that is not
+ * alone (or, in loopback mode, the sender only), through each
+ * receiver's acceptance masks and filters, rollover and overflow.
+ * Error counters change only through debugfs and through the ACK
+ * errors of a chip alone on the bus.
  */
 
 #include <linux/lockdep.h>
@@ -13,7 +13,13 @@
 /* RX STATUS filter codes of a frame that rolled over from RXB0 to RXB1 */
 #define RX_CODE_ROLLOVER	6
 
-static void frame_from_txb(const struct mcpm_chip *chip, unsigned int n,
+/**
+ * mcpm_bus_frame_of_txb() - the frame transmit buffer @n describes
+ * @chip: the chip; model->lock held
+ * @n: 0 to 2
+ * @f: receives the frame
+ */
+void mcpm_bus_frame_of_txb(const struct mcpm_chip *chip, unsigned int n,
 			   struct mcpm_frame *f)
 {
 	const u8 *b = &chip->regs[MCPM_TXBCTRL(n)];
@@ -166,71 +172,42 @@ static void hear(struct mcpm_chip *chip, const struct mcpm_frame *f)
 	}
 }
 
-/* Highest TXP first; on equal priority the higher buffer number. */
-static int next_txb(const struct mcpm_chip *chip)
-{
-	int n, best = -1;
-	u8 ctrl, prio = 0;
-
-	for (n = 0; n < 3; n++) {
-		ctrl = chip->regs[MCPM_TXBCTRL(n)];
-		if (!(ctrl & MCPM_TXB_TXREQ))
-			continue;
-		if (best < 0 || (ctrl & MCPM_TXB_TXP) >= prio) {
-			best = n;
-			prio = ctrl & MCPM_TXB_TXP;
-		}
-	}
-	return best;
-}
-
-static bool can_send(const struct mcpm_chip *chip)
-{
-	u8 mode = mcpm_chip_mode(chip);
-
-	return (mode == MCPM_MODE_NORMAL || mode == MCPM_MODE_LOOPBACK) &&
-	       !is_bus_off(chip);
-}
-
-static void deliver(struct mcpm_chip *sender, const struct mcpm_frame *f)
+/**
+ * mcpm_bus_deliver() - a frame of @sender has crossed the bus
+ * @sender: the chip that sent it; model->lock held
+ * @f: the frame
+ *
+ * Receivers are only model chips, so this never calls into a driver.
+ */
+void mcpm_bus_deliver(struct mcpm_chip *sender, const struct mcpm_frame *f)
 {
 	struct mcpm *model = sender->model;
+	struct mcpm_chip *chip;
 	unsigned int i;
 
+	lockdep_assert_held(&model->lock);
 	if (mcpm_chip_mode(sender) == MCPM_MODE_LOOPBACK) {
 		receive(sender, f);
 		return;
 	}
-	for (i = 0; i < model->nchips; i++)
-		if (&model->chips[i] != sender)
-			hear(&model->chips[i], f);
+	for (i = 0; i < model->nchips; i++) {
+		chip = &model->chips[i];
+		if (chip != sender && !chip->alone)
+			hear(chip, f);
+	}
 }
 
 /**
- * mcpm_bus_run_tx() - send every frame @chip may send now
- * @chip: the sender; model->lock held
- *
- * In normal or loopback mode and not bus-off, each pending buffer in
- * priority order: its frame reaches the receivers, TXREQ clears and
- * TXnIF sets. Receivers are only model chips, so this never calls
- * into a driver.
+ * mcpm_bus_numbered_frame() - frame @i of a numbered burst or stream
+ * @i: its number: identifier 0x100 + @i, one data byte @i
+ * @f: receives the frame
  */
-void mcpm_bus_run_tx(struct mcpm_chip *chip)
+void mcpm_bus_numbered_frame(unsigned int i, struct mcpm_frame *f)
 {
-	struct mcpm_frame f;
-	int n;
-
-	lockdep_assert_held(&chip->model->lock);
-	while (can_send(chip)) {
-		n = next_txb(chip);
-		if (n < 0)
-			return;
-		frame_from_txb(chip, n, &f);
-		chip->regs[MCPM_TXBCTRL(n)] &= ~MCPM_TXB_TXREQ;
-		chip->regs[MCPM_CANINTF] |= MCPM_INT_TX0 << n;
-		chip->tx_frames++;
-		deliver(chip, &f);
-	}
+	memset(f, 0, sizeof(*f));
+	f->sid = (0x100 + i) & 0x7ff;
+	f->dlc = 1;
+	f->data[0] = i;
 }
 
 /**

@@ -3,11 +3,14 @@
  * its read-only bits and mode rules, and the SPI instructions executed a
  * byte at a time as the chip clocks them. Whatever the real chip would
  * refuse is counted as a violation, so tests catch a driver relying on
- * the model's leniency.
+ * the model's leniency: among others SPI cycles during the oscillator
+ * start-up time after RESET, and on the MCP2510 variant the instructions
+ * only the MCP2515 has.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ktime.h>
 #include <linux/lockdep.h>
 #include <linux/printk.h>
 #include <linux/string.h>
@@ -72,8 +75,10 @@ u8 mcpm_chip_mode(const struct mcpm_chip *chip)
  * mcpm_chip_reset() - what the RESET instruction does
  * @chip: the chip; model->lock held
  *
- * Every register to its reset value, configuration mode, no bus-off.
- * Registers the datasheet leaves undefined read as zero.
+ * Every register to its reset value, configuration mode, no bus-off; a
+ * frame on the bus is cut off. Registers the datasheet leaves undefined
+ * read as zero. The oscillator start-up timer then holds the chip in
+ * reset, deaf to SPI, for the model's start-up time.
  */
 void mcpm_chip_reset(struct mcpm_chip *chip)
 {
@@ -82,6 +87,8 @@ void mcpm_chip_reset(struct mcpm_chip *chip)
 	chip->regs[MCPM_CANCTRL] = MCPM_CANCTRL_RESET;
 	chip->regs[MCPM_CANSTAT] = MCPM_MODE_CONFIG;
 	memset(chip->rx_code, 0, sizeof(chip->rx_code));
+	mcpm_bus_cut(chip);
+	chip->ready_at = ktime_add_us(ktime_get(), chip->model->startup_us);
 }
 
 /* The interrupt code: the highest priority enabled flag that is set. */
@@ -188,28 +195,112 @@ static u8 writable_bits(unsigned int addr)
 	return 0xff;
 }
 
+/**
+ * mcpm_chip_abort_tx() - end a buffer's transmission request as aborted
+ * @chip: the chip; model->lock held
+ * @n: transmit buffer, 0 to 2
+ */
+void mcpm_chip_abort_tx(struct mcpm_chip *chip, unsigned int n)
+{
+	u8 *ctrl = &chip->regs[MCPM_TXBCTRL(n)];
+
+	assert_locked(chip);
+	*ctrl = (*ctrl & ~MCPM_TXB_TXREQ) | MCPM_TXB_ABTF;
+}
+
+/* No new attempt starts while ABAT is set. */
 static void request_tx(struct mcpm_chip *chip, unsigned int n)
 {
 	u8 *ctrl = &chip->regs[MCPM_TXBCTRL(n)];
 
 	*ctrl &= ~(MCPM_TXB_ABTF | MCPM_TXB_MLOA | MCPM_TXB_TXERR);
 	*ctrl |= MCPM_TXB_TXREQ;
+	if (chip->regs[MCPM_CANCTRL] & MCPM_CANCTRL_ABAT)
+		mcpm_chip_abort_tx(chip, n);
 }
 
-/* ABAT: every pending transmission is aborted and flagged so. */
+/* ABAT: every pending transmission is aborted and flagged so; the one
+ * on the bus ends first (model_tx.c aborts it if it fails).
+ */
 static void abort_all(struct mcpm_chip *chip)
 {
 	unsigned int n;
 
 	for (n = 0; n < 3; n++) {
-		u8 *ctrl = &chip->regs[MCPM_TXBCTRL(n)];
-
-		if (*ctrl & MCPM_TXB_TXREQ)
-			*ctrl = (*ctrl & ~MCPM_TXB_TXREQ) | MCPM_TXB_ABTF;
+		if (chip->tx.busy && chip->tx.txb == n)
+			continue;
+		if (chip->regs[MCPM_TXBCTRL(n)] & MCPM_TXB_TXREQ)
+			mcpm_chip_abort_tx(chip, n);
 	}
 }
 
-/* REQOP takes effect at once: the modelled bus is always idle. */
+/**
+ * mcpm_chip_tx_pending() - a transmission is on the bus or requested
+ * @chip: the chip; model->lock held
+ *
+ * Return: true if a mode change has to wait.
+ */
+bool mcpm_chip_tx_pending(const struct mcpm_chip *chip)
+{
+	unsigned int n;
+
+	if (chip->tx.busy)
+		return true;
+	for (n = 0; n < 3; n++)
+		if (chip->regs[MCPM_TXBCTRL(n)] & MCPM_TXB_TXREQ)
+			return true;
+	return false;
+}
+
+/**
+ * mcpm_chip_settle_mode() - let a requested mode take effect if it may
+ * @chip: the chip; model->lock held
+ *
+ * A chip that may transmit changes its mode only once its pending
+ * transmissions are complete (sent or aborted); ABAT or a RESET is the
+ * way out for a frame nobody acknowledges.
+ */
+void mcpm_chip_settle_mode(struct mcpm_chip *chip)
+{
+	u8 reqop = chip->regs[MCPM_CANCTRL] & MCPM_MODE_MASK;
+	u8 mode = mcpm_chip_mode(chip);
+
+	assert_locked(chip);
+	if (reqop == mode)
+		return;
+	if ((mode == MCPM_MODE_NORMAL || mode == MCPM_MODE_LOOPBACK) &&
+	    mcpm_chip_tx_pending(chip))
+		return;
+	chip->regs[MCPM_CANSTAT] = reqop;
+}
+
+/**
+ * mcpm_chip_tx_error() - an attempt of buffer @n got no acknowledgment
+ * @chip: the chip; model->lock held
+ * @n: transmit buffer, 0 to 2
+ *
+ * TXERR and MERRF set, TEC up by 8 unless the chip is error passive
+ * already (ISO 11898-1: an error-passive transmitter that misses the ACK
+ * and sees no dominant bit in its passive error flag keeps its count, so
+ * a lone node stops at 128). The request stays for another attempt,
+ * unless it is aborted or the chip is in one-shot mode.
+ */
+void mcpm_chip_tx_error(struct mcpm_chip *chip, unsigned int n)
+{
+	unsigned int tec = chip->regs[MCPM_TEC];
+	u8 ctrl = chip->regs[MCPM_CANCTRL];
+
+	assert_locked(chip);
+	chip->regs[MCPM_TXBCTRL(n)] |= MCPM_TXB_TXERR;
+	chip->regs[MCPM_CANINTF] |= MCPM_INT_MERR;
+	if (tec < 128)
+		tec += 8;
+	mcpm_chip_set_errors(chip, tec, chip->regs[MCPM_REC]);
+	if (ctrl & (MCPM_CANCTRL_ABAT | MCPM_CANCTRL_OSM))
+		mcpm_chip_abort_tx(chip, n);
+}
+
+/* A mode request waits for pending transmissions; ABAT acts at once. */
 static void write_canctrl(struct mcpm_chip *chip, u8 val)
 {
 	u8 reqop = val & MCPM_MODE_MASK;
@@ -219,10 +310,12 @@ static void write_canctrl(struct mcpm_chip *chip, u8 val)
 		reqop = chip->regs[MCPM_CANCTRL] & MCPM_MODE_MASK;
 		val = (val & ~MCPM_MODE_MASK) | reqop;
 	}
+	if (chip->model->variant == 0x2510)
+		val &= ~MCPM_CANCTRL_OSM;
 	chip->regs[MCPM_CANCTRL] = val;
-	chip->regs[MCPM_CANSTAT] = reqop;
 	if (val & MCPM_CANCTRL_ABAT)
 		abort_all(chip);
+	mcpm_chip_settle_mode(chip);
 }
 
 /* Effects of a register's new value beyond storing it. */
@@ -299,6 +392,18 @@ static void start_load_txb(struct mcpm_chip *chip)
 	}
 }
 
+/* The MCP2510 knows none of the buffer instructions nor RX STATUS. */
+static int kind_of_2510(int kind)
+{
+	switch (kind) {
+	case KIND_RX_STATUS:
+	case KIND_READ_RXB:
+	case KIND_LOAD_TXB:
+		return KIND_UNKNOWN;
+	}
+	return kind;
+}
+
 static int kind_of(u8 ins)
 {
 	switch (ins) {
@@ -336,6 +441,8 @@ static void start(struct mcpm_chip *chip, u8 ins)
 
 	x->ins = ins;
 	x->kind = kind_of(ins);
+	if (chip->model->variant == 0x2510)
+		x->kind = kind_of_2510(x->kind);
 	x->limit = MCPM_NREGS - 1;
 	switch (x->kind) {
 	case KIND_UNKNOWN:
@@ -438,6 +545,7 @@ void mcpm_chip_begin(struct mcpm_chip *chip)
 {
 	assert_locked(chip);
 	memset(&chip->xfer, 0, sizeof(chip->xfer));
+	chip->xfer.deaf = ktime_before(ktime_get(), chip->ready_at);
 }
 
 /**
@@ -453,6 +561,11 @@ u8 mcpm_chip_byte(struct mcpm_chip *chip, u8 in)
 	unsigned int n = x->len++;
 
 	assert_locked(chip);
+	if (x->deaf) {
+		if (!n)
+			x->ins = in;
+		return 0xff;	/* SO floats, the board pulls it up */
+	}
 	if (n == 0) {
 		start(chip, in);
 		return 0;
@@ -516,8 +629,8 @@ static void request_to_send(struct mcpm_chip *chip, u8 buffers)
  * mcpm_chip_end() - chip select goes inactive: finish the instruction
  * @chip: the chip; model->lock held
  *
- * RESET and RTS act here, READ RX BUFFER frees its buffer, pending
- * transmissions go out and every chip's INT pin is re-evaluated.
+ * RESET and RTS act here, READ RX BUFFER frees its buffer, the bus
+ * catches up with the time and every chip's INT pin is re-evaluated.
  */
 void mcpm_chip_end(struct mcpm_chip *chip)
 {
@@ -527,7 +640,10 @@ void mcpm_chip_end(struct mcpm_chip *chip)
 	assert_locked(chip);
 	if (!x->len)
 		return;
-	if (x->len < min_len[kind]) {
+	if (x->deaf) {
+		mcpm_violation(chip, "SPI cycle (0x%02x) in the oscillator start-up time",
+			       x->ins);
+	} else if (x->len < min_len[kind]) {
 		mcpm_violation(chip, "instruction 0x%02x cut short at %u bytes",
 			       x->ins, x->len);
 	} else if (kind == KIND_RESET) {
@@ -537,7 +653,7 @@ void mcpm_chip_end(struct mcpm_chip *chip)
 	} else if (kind == KIND_READ_RXB) {
 		chip->regs[MCPM_CANINTF] &= ~(MCPM_INT_RX0 << ((x->ins >> 2) & 1));
 	}
-	mcpm_bus_run_tx(chip);
+	mcpm_bus_advance(chip->model);
 	mcpm_bus_update_lines(chip->model);
 }
 

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The test interface, /sys/kernel/debug/mcp2515_model/chipN/:
+/* The test interface, /sys/kernel/debug/mcp2515_model/:
+ *   startup_us  oscillator start-up time after RESET (SPI is ignored)
+ *   spi_delay_us  time every SPI message takes on top
+ *   spi_fail    the next N SPI messages fail with -EIO
+ * (each at most 1000000)
+ * and in chipN/:
  *   spi         write hex bytes: one chip-select cycle; read: the reply
  *   regs        the register file as READ returns it
  *   errors      write "TEC REC" (decimal, TEC >= 256 is bus-off);
@@ -8,6 +13,10 @@
  *   inject      write a frame from the bus, cansend style: 123#11223344,
  *               12345678#R (8 digits: extended), 123#R2 (remote, DLC 2);
  *               or a count N: N frames 100#00, 101#01, ... at once
+ *   stream      write N: frames 100#00, 101#01, ... from an outside node,
+ *               back to back at the chip's bit rate (0 stops them)
+ *   alone       write 1: no other node, so no ACK (error passive at
+ *               TEC 128, repeated forever); 0 reconnects
  *   recover     write anything: leave bus-off
  *   violations  accesses the real chip would refuse; write 0 to clear
  *   stats       frames sent, stored and lost to overflow
@@ -266,15 +275,7 @@ static int parse_frame(char *s, struct mcpm_frame *f)
 }
 
 #define INJECT_MAX_COUNT	64
-
-/* Frame i of a numbered burst: 100#00, 101#01, ... */
-static void numbered_frame(unsigned int i, struct mcpm_frame *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->sid = 0x100 + i;
-	f->dlc = 1;
-	f->data[0] = i;
-}
+#define STREAM_MAX_COUNT	100000
 
 /* All frames arrive before the driver can look: more than the two
  * receive buffers hold overflow.
@@ -292,7 +293,7 @@ static int inject(struct mcpm_chip *chip, const struct mcpm_frame *f,
 			err = mcpm_bus_inject(chip, f);
 			continue;
 		}
-		numbered_frame(i, &numbered);
+		mcpm_bus_numbered_frame(i, &numbered);
 		err = mcpm_bus_inject(chip, &numbered);
 	}
 	mcpm_bus_update_lines(chip->model);
@@ -341,7 +342,7 @@ static ssize_t recover_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&chip->model->lock);
 	mcpm_chip_recover(chip);
-	mcpm_bus_run_tx(chip);
+	mcpm_bus_advance(chip->model);
 	mcpm_bus_update_lines(chip->model);
 	mutex_unlock(&chip->model->lock);
 	return len;
@@ -352,6 +353,86 @@ static const struct file_operations recover_fops = {
 	.open = simple_open,
 	.write = recover_write,
 };
+
+static ssize_t stream_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	struct mcpm_chip *chip = chip_of(file);
+	unsigned int count;
+	int err;
+
+	err = kstrtouint_from_user(ubuf, len, 0, &count);
+	if (err)
+		return err;
+	if (count > STREAM_MAX_COUNT)
+		return -EINVAL;
+	mutex_lock(&chip->model->lock);
+	mcpm_bus_stream(chip, count);
+	mcpm_bus_update_lines(chip->model);
+	mutex_unlock(&chip->model->lock);
+	return len;
+}
+
+static const struct file_operations stream_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = stream_write,
+};
+
+static int alone_get(void *data, u64 *val)
+{
+	struct mcpm_chip *chip = data;
+
+	mutex_lock(&chip->model->lock);
+	*val = chip->alone;
+	mutex_unlock(&chip->model->lock);
+	return 0;
+}
+
+static int alone_set(void *data, u64 val)
+{
+	struct mcpm_chip *chip = data;
+
+	if (val > 1)
+		return -EINVAL;
+	mutex_lock(&chip->model->lock);
+	chip->alone = val;
+	mcpm_bus_advance(chip->model);
+	mcpm_bus_update_lines(chip->model);
+	mutex_unlock(&chip->model->lock);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(alone_fops, alone_get, alone_set, "%llu\n");
+
+/* The model-wide knobs are u32 fields of the one model's struct mcpm,
+ * under its lock; set once at init, before the files exist.
+ */
+static struct mcpm *knob_model;
+
+#define KNOB_MAX	USEC_PER_SEC
+
+static int knob_get(void *data, u64 *val)
+{
+	u32 *field = data;
+
+	mutex_lock(&knob_model->lock);
+	*val = *field;
+	mutex_unlock(&knob_model->lock);
+	return 0;
+}
+
+static int knob_set(void *data, u64 val)
+{
+	u32 *field = data;
+
+	if (val > KNOB_MAX)
+		return -EINVAL;
+	mutex_lock(&knob_model->lock);
+	*field = val;
+	mutex_unlock(&knob_model->lock);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(knob_fops, knob_get, knob_set, "%llu\n");
 
 static int violations_show(struct seq_file *m, void *v)
 {
@@ -409,6 +490,8 @@ static void add_chip(struct mcpm_chip *chip, struct dentry *top)
 	debugfs_create_file("overflow", 0200, dir, chip, &overflow_fops);
 	debugfs_create_file("inject", 0200, dir, chip, &inject_fops);
 	debugfs_create_file("recover", 0200, dir, chip, &recover_fops);
+	debugfs_create_file("stream", 0200, dir, chip, &stream_fops);
+	debugfs_create_file_unsafe("alone", 0600, dir, chip, &alone_fops);
 	debugfs_create_file("violations", 0600, dir, chip, &violations_fops);
 }
 
@@ -422,7 +505,14 @@ void mcpm_debugfs_init(struct mcpm *model)
 {
 	unsigned int i;
 
+	knob_model = model;
 	model->debugfs = debugfs_create_dir("mcp2515_model", NULL);
+	debugfs_create_file_unsafe("startup_us", 0600, model->debugfs,
+				   &model->startup_us, &knob_fops);
+	debugfs_create_file_unsafe("spi_delay_us", 0600, model->debugfs,
+				   &model->spi_delay_us, &knob_fops);
+	debugfs_create_file_unsafe("spi_fail", 0600, model->debugfs,
+				   &model->spi_fail, &knob_fops);
 	for (i = 0; i < model->nchips; i++)
 		add_chip(&model->chips[i], model->debugfs);
 }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The chips' INT pins as a small interrupt domain with level flow. The
- * pins that are active and unmasked fire from one irq_work, so the
- * handlers run in hard-IRQ context like a real line's, never from the
- * process context of the SPI transfer that changed the level, and one
- * transfer that activates several pins costs one interrupt entry.
- * Unmask looks at the level again, so a line still active fires again.
+/* The chips' INT pins as a small interrupt domain, level-triggered or
+ * (module parameter) edge-triggered. The pins that are active and
+ * unmasked fire from one irq_work, so the handlers run in hard-IRQ
+ * context like a real line's, never from the process context of the SPI
+ * transfer that changed the level, and one transfer that activates
+ * several pins costs one interrupt entry. A level line fires again on
+ * unmask while the pin is active; an edge line fires once per change
+ * from inactive to active, so a driver that leaves a flag set never
+ * hears from the chip again.
  */
 
 #include <linux/interrupt.h>
@@ -14,17 +17,32 @@
 
 static bool wants_to_fire(const struct mcpm_chip *chip)
 {
-	return READ_ONCE(chip->level) && !READ_ONCE(chip->masked);
+	if (READ_ONCE(chip->masked))
+		return false;
+	if (chip->model->edge_irq)
+		return READ_ONCE(chip->edge);
+	return READ_ONCE(chip->level);
 }
 
 static void fire(struct irq_work *work)
 {
 	struct mcpm *model = container_of(work, struct mcpm, irq_work);
+	struct mcpm_chip *chip;
 	unsigned int i;
 
-	for (i = 0; i < model->nchips; i++)
-		if (wants_to_fire(&model->chips[i]))
-			generic_handle_irq(model->chips[i].virq);
+	for (i = 0; i < model->nchips; i++) {
+		chip = &model->chips[i];
+		if (!wants_to_fire(chip))
+			continue;
+		if (model->edge_irq && !xchg(&chip->edge, false))
+			continue;
+		generic_handle_irq(chip->virq);
+	}
+}
+
+/* The edge flow acknowledges each edge; the latch is cleared in fire(). */
+static void mcpm_irq_ack(struct irq_data *d)
+{
 }
 
 static void mcpm_irq_mask(struct irq_data *d)
@@ -39,12 +57,13 @@ static void mcpm_irq_unmask(struct irq_data *d)
 	struct mcpm_chip *chip = irq_data_get_irq_chip_data(d);
 
 	WRITE_ONCE(chip->masked, false);
-	if (READ_ONCE(chip->level))
+	if (wants_to_fire(chip))
 		irq_work_queue(&chip->model->irq_work);
 }
 
 static struct irq_chip mcpm_irq_chip = {
 	.name = "mcp2515_model",
+	.irq_ack = mcpm_irq_ack,
 	.irq_mask = mcpm_irq_mask,
 	.irq_unmask = mcpm_irq_unmask,
 };
@@ -55,7 +74,8 @@ static int mcpm_irq_map(struct irq_domain *domain, unsigned int virq,
 	struct mcpm *model = domain->host_data;
 
 	irq_set_chip_data(virq, &model->chips[hw]);
-	irq_set_chip_and_handler(virq, &mcpm_irq_chip, handle_level_irq);
+	irq_set_chip_and_handler(virq, &mcpm_irq_chip, model->edge_irq ?
+				 handle_edge_irq : handle_level_irq);
 	irq_set_noprobe(virq);
 	return 0;
 }
@@ -76,11 +96,14 @@ static const struct irq_domain_ops mcpm_irq_ops = {
  * @chip: the chip; model->lock held (process context)
  * @level: the pin is active
  *
- * Nothing fires before mcpm_irq_kick().
+ * Nothing fires before mcpm_irq_kick(). A change to active latches an
+ * edge.
  */
 void mcpm_irq_set_level(struct mcpm_chip *chip, bool level)
 {
 	lockdep_assert_held(&chip->model->lock);
+	if (level && !chip->level)
+		WRITE_ONCE(chip->edge, true);
 	WRITE_ONCE(chip->level, level);
 }
 

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The software SPI controller the chips sit on, and one "mcp2515" SPI
- * device per chip select with its interrupt and a "clock-frequency"
- * property, as board code or a device tree would describe them. Each
- * message is one chip-select cycle unless a transfer asks for a
- * chip-select change.
+/* The software SPI controller the chips sit on, and one "mcp2515" (or
+ * "mcp2510") SPI device per chip select with its interrupt, a
+ * "clock-frequency" property and the SPI mode of the board's wiring, as
+ * board code or a device tree would describe them. Each message is one
+ * chip-select cycle unless a transfer asks for a chip-select change.
+ * Tests may make messages slow or fail.
  */
 
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/spi/spi.h>
 #include "model.h"
+
+/* The chip samples in modes 0,0 and 1,1 only. */
+#define MCPM_SPI_MODE_BITS	(SPI_CPOL | SPI_CPHA | SPI_CS_HIGH)
 
 #define MCPM_SPI_MAX_HZ		10000000
 
@@ -25,9 +30,50 @@ static void run_transfer(struct mcpm_chip *chip, const struct spi_transfer *t)
 	}
 }
 
+/* A chip select of the wrong polarity never selects the chip (and
+ * selects it between messages); modes 0,1 and 1,0 clock garbage.
+ */
+static bool mode_fits(struct mcpm_chip *chip, u32 mode)
+{
+	u32 want = chip->model->spi_mode & SPI_CS_HIGH;
+
+	if ((mode & SPI_CS_HIGH) != want) {
+		mcpm_violation(chip, "chip select polarity of SPI mode 0x%x", mode);
+		return false;
+	}
+	if (!!(mode & SPI_CPOL) != !!(mode & SPI_CPHA)) {
+		mcpm_violation(chip, "SPI mode 0x%x is neither 0,0 nor 1,1", mode);
+		return false;
+	}
+	return true;
+}
+
+/* Nobody drives SO: the board's pull-up makes every byte all ones. */
+static void float_reply(struct spi_message *msg)
+{
+	struct spi_transfer *t;
+
+	list_for_each_entry(t, &msg->transfers, transfer_list) {
+		if (t->rx_buf)
+			memset(t->rx_buf, 0xff, t->len);
+		msg->actual_length += t->len;
+	}
+}
+
+/* A failure asked for through debugfs: the message never reaches the
+ * chip. Return: true if this message is to fail.
+ */
+static bool take_failure(struct mcpm *model)
+{
+	if (!model->spi_fail)
+		return false;
+	model->spi_fail--;
+	return true;
+}
+
 /* Runs in process context (the caller of spi_sync() or the SPI core's
- * pump thread), so it may take the model's mutex. It never calls into
- * the driver: interrupts are raised from an irq_work.
+ * pump thread), so it may take the model's mutex and sleep. It never
+ * calls into the driver: interrupts are raised from an irq_work.
  */
 static int mcpm_spi_transfer_one_message(struct spi_controller *ctlr,
 					 struct spi_message *msg)
@@ -36,8 +82,21 @@ static int mcpm_spi_transfer_one_message(struct spi_controller *ctlr,
 	struct mcpm_chip *chip = msg->spi->controller_data;
 	struct spi_transfer *t;
 	bool selected = false;
+	u32 delay_us;
 
 	mutex_lock(&model->lock);
+	delay_us = model->spi_delay_us;
+	msg->status = 0;
+	if (take_failure(model)) {
+		msg->status = -EIO;
+		mutex_unlock(&model->lock);
+		goto out;
+	}
+	if (!mode_fits(chip, msg->spi->mode)) {
+		mutex_unlock(&model->lock);
+		float_reply(msg);
+		goto out;
+	}
 	list_for_each_entry(t, &msg->transfers, transfer_list) {
 		if (!selected)
 			mcpm_chip_begin(chip);
@@ -53,8 +112,9 @@ static int mcpm_spi_transfer_one_message(struct spi_controller *ctlr,
 	if (selected)
 		mcpm_chip_end(chip);
 	mutex_unlock(&model->lock);
-
-	msg->status = 0;
+out:
+	if (delay_us)
+		fsleep(delay_us);
 	spi_finalize_current_message(ctlr);
 	return 0;
 }
@@ -64,12 +124,15 @@ static int add_device(struct mcpm *model, struct mcpm_chip *chip)
 	struct spi_board_info info = {
 		.modalias = "mcp2515",
 		.max_speed_hz = MCPM_SPI_MAX_HZ,
+		.mode = model->spi_mode,
 		.chip_select = chip->index,
 		.irq = chip->virq,
 		.swnode = &chip->swnode,
 		.controller_data = chip,
 	};
 
+	if (model->variant == 0x2510)
+		strscpy(info.modalias, "mcp2510", sizeof(info.modalias));
 	chip->props[0] = PROPERTY_ENTRY_U32("clock-frequency", model->clock_hz);
 	snprintf(chip->swnode_name, sizeof(chip->swnode_name),
 		 "mcp2515_model.%u", chip->index);
@@ -104,6 +167,7 @@ int mcpm_spi_init(struct mcpm *model)
 	model->ctlr->bus_num = -1;
 	model->ctlr->num_chipselect = model->nchips;
 	model->ctlr->bits_per_word_mask = SPI_BPW_MASK(8);
+	model->ctlr->mode_bits = MCPM_SPI_MODE_BITS;
 	model->ctlr->max_speed_hz = MCPM_SPI_MAX_HZ;
 	model->ctlr->transfer_one_message = mcpm_spi_transfer_one_message;
 	spi_controller_set_devdata(model->ctlr, model);

@@ -432,11 +432,13 @@ void can_set_skb_uid(struct sk_buff *skb)
 }
 EXPORT_SYMBOL(can_set_skb_uid);
 
-/* ETH_P_CAN or ETH_P_CANFD for a frame whose size and length field fit
- * one of them, 0 for anything else.
+/* ETH_P_CAN, ETH_P_CANFD or ETH_P_CANXL for a frame whose size and
+ * length field fit one of them, 0 for anything else.
  */
 static __be16 can_frame_protocol(const struct sk_buff *skb)
 {
+	if (can_is_canxl_skb(skb))
+		return htons(ETH_P_CANXL);
 	if (can_is_can_skb(skb))
 		return htons(ETH_P_CAN);
 	if (can_is_canfd_skb(skb))
@@ -452,10 +454,12 @@ static bool can_frame_is_valid(struct sk_buff *skb, struct net_device *dev)
 		return false;
 	if (protocol == htons(ETH_P_CANFD) && dev->mtu < CANFD_MTU)
 		return false;
+	if (protocol == htons(ETH_P_CANXL) && !can_is_canxl_dev_mtu(dev->mtu))
+		return false;
 	return can_skb_headroom_valid(dev, skb);
 }
 
-/* The packet handler for both frame types. Only CAN devices have a
+/* The packet handler for all three frame types. Only CAN devices have a
  * receive table, so a frame from any other device is dropped without
  * looking at it further. The table names the namespace whose
  * subscribers may see the frame: the device's.
@@ -496,6 +500,11 @@ static struct packet_type canfd_packet __read_mostly = {
 	.func = can_rcv,
 };
 
+static struct packet_type canxl_packet __read_mostly = {
+	.type = cpu_to_be16(ETH_P_CANXL),
+	.func = can_rcv,
+};
+
 /* ---- sending ---- */
 
 /* The checks of can_send(), in mainline's order so that a frame with
@@ -507,6 +516,9 @@ static int can_send_check(struct sk_buff *skb, struct net_device *dev)
 	if (!skb->protocol)
 		return -EINVAL;
 	if (skb->len > dev->mtu)
+		return -EMSGSIZE;
+	/* Small XL frames fit a classic or FD MTU, but not such a device. */
+	if (skb->protocol == htons(ETH_P_CANXL) && !can_is_canxl_dev_mtu(dev->mtu))
 		return -EMSGSIZE;
 	if (dev->type != ARPHRD_CAN)
 		return -EPERM;
@@ -547,9 +559,10 @@ static struct sk_buff *can_loopback_clone(struct sk_buff *skb)
  * transmit path takes.
  * Return: 0 once the driver has the frame (it may still fail to send
  * it), or
- * -EINVAL: neither a CAN nor a CAN FD frame by size and length field;
+ * -EINVAL: not a CAN, CAN FD or CAN XL frame by size, length field and
+ * (XL) flags;
  * -EMSGSIZE: the frame is larger than the device's MTU (an FD frame for
- * a classic CAN device);
+ * a classic CAN device), or an XL frame for a device without an XL MTU;
  * -EPERM: the device is not a CAN device;
  * -ENETDOWN: the device is down;
  * -ENOMEM: no memory for the loopback clone;
@@ -762,6 +775,7 @@ static int __init can_init(void)
 
 	dev_add_pack(&can_packet);
 	dev_add_pack(&canfd_packet);
+	dev_add_pack(&canxl_packet);
 
 	err = sock_register(&can_family_ops);
 	if (err)
@@ -771,6 +785,7 @@ static int __init can_init(void)
 	return 0;
 
 remove_packets:
+	dev_remove_pack(&canxl_packet);
 	dev_remove_pack(&canfd_packet);
 	dev_remove_pack(&can_packet);
 	unregister_netdevice_notifier(&can_netdev_notifier);
@@ -789,6 +804,7 @@ destroy_cache:
 static void __exit can_exit(void)
 {
 	sock_unregister(PF_CAN);
+	dev_remove_pack(&canxl_packet);
 	dev_remove_pack(&canfd_packet);
 	dev_remove_pack(&can_packet);
 	unregister_netdevice_notifier(&can_netdev_notifier);

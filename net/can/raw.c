@@ -70,6 +70,21 @@ static bool raw_first_delivery(struct raw_sock *ro, const struct sk_buff *skb)
 	return ++last->matches == READ_ONCE(ro->count);
 }
 
+/* Whether the socket asked for frames of this type: FD frames need
+ * CAN_RAW_FD_FRAMES, XL frames CAN_RAW_XL_FRAMES. The type is the
+ * protocol the core checked; by size alone, a 4-byte XL frame would
+ * pass for a classic one.
+ */
+static bool raw_takes_frame_type(const struct raw_sock *ro,
+				 const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_CANXL))
+		return READ_ONCE(ro->xl_frames);
+	if (skb->protocol == htons(ETH_P_CANFD))
+		return READ_ONCE(ro->fd_frames);
+	return true;
+}
+
 /* Receive callback, see can_rx_func_t: softirq context, under RCU. */
 void raw_rcv(struct sk_buff *oskb, void *data)
 {
@@ -80,7 +95,7 @@ void raw_rcv(struct sk_buff *oskb, void *data)
 
 	if (oskb->sk == sk && !READ_ONCE(ro->recv_own_msgs))
 		return;
-	if (oskb->len != CAN_MTU && !READ_ONCE(ro->fd_frames))
+	if (!raw_takes_frame_type(ro, oskb))
 		return;
 	if (!raw_first_delivery(ro, oskb))
 		return;
@@ -561,18 +576,22 @@ static int raw_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
  */
 static bool raw_dev_takes_fd(const struct net_device *dev)
 {
-	return dev->mtu == CANFD_MTU ||
-	       (dev->mtu >= CANXL_MIN_MTU && dev->mtu <= CANXL_MAX_MTU);
+	return dev->mtu == CANFD_MTU || can_is_canxl_dev_mtu(dev->mtu);
 }
 
-/* Whether a frame of this size may go out from this socket on @dev. */
+/* Whether a frame of this size may go out from this socket on @dev: FD
+ * and XL frames need the socket's option and a device that carries them.
+ * XL frames pass with any flags and priority, as in mainline.
+ */
 static bool raw_frame_allowed(const struct raw_sock *ro, struct sk_buff *skb,
 			      const struct net_device *dev)
 {
 	if (can_is_can_skb(skb))
 		return true;
-	return READ_ONCE(ro->fd_frames) && raw_dev_takes_fd(dev) &&
-	       can_is_canfd_skb(skb);
+	if (can_is_canfd_skb(skb))
+		return READ_ONCE(ro->fd_frames) && raw_dev_takes_fd(dev);
+	return READ_ONCE(ro->xl_frames) && can_is_canxl_dev_mtu(dev->mtu) &&
+	       can_is_canxl_skb(skb);
 }
 
 /* No frame of any kind has this size: rejected before the address is

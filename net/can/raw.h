@@ -36,7 +36,7 @@ struct raw_last_frame {
  * @loopback: CAN_RAW_LOOPBACK
  * @recv_own_msgs: CAN_RAW_RECV_OWN_MSGS
  * @fd_frames: CAN_RAW_FD_FRAMES
- * @xl_frames: CAN_RAW_XL_FRAMES (accepted; CAN XL frames are not sent)
+ * @xl_frames: CAN_RAW_XL_FRAMES (implies @fd_frames)
  * @join_filters: CAN_RAW_JOIN_FILTERS
  * @count: number of filters in @filter
  * @filter: the filters; points to @one_filter when @count is at most 1

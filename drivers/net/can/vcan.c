@@ -10,6 +10,7 @@
 #include <linux/can.h>
 #include <linux/can/core.h>
 #include <linux/can/skb.h>
+#include <linux/can/virtual.h>
 #include <linux/ethtool.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
@@ -22,16 +23,6 @@
 static bool echo;
 module_param(echo, bool, 0444);
 MODULE_PARM_DESC(echo, "Loop sent frames back in the driver and set IFF_ECHO (default: off)");
-
-/* Bytes a frame carries on the bus: a remote request carries none. */
-static unsigned int vcan_payload_len(const struct sk_buff *skb)
-{
-	const struct canfd_frame *cfd = (const struct canfd_frame *)skb->data;
-
-	if (can_is_can_skb(skb) && (cfd->can_id & CAN_RTR_FLAG))
-		return 0;
-	return cfd->len;
-}
 
 /* Hand a frame we sent back to the stack as if it had come from the bus.
  * The skb still belongs to the sending socket, which is how the receive
@@ -61,7 +52,7 @@ static netdev_tx_t vcan_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (can_dropped_invalid_tx_skb(dev, skb))
 		return NETDEV_TX_OK;
 
-	len = vcan_payload_len(skb);
+	len = can_skb_get_data_len(skb);
 	is_loopback = skb->pkt_type == PACKET_LOOPBACK;
 
 	dev_sw_netstats_tx_add(dev, 1, len);
@@ -76,19 +67,6 @@ static netdev_tx_t vcan_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		consume_skb(skb);
 
 	return NETDEV_TX_OK;
-}
-
-/* Only the classic and the FD frame size, and only while down. */
-static int vcan_change_mtu(struct net_device *dev, int new_mtu)
-{
-	if (dev->flags & IFF_UP)
-		return -EBUSY;
-
-	if (new_mtu != CAN_MTU && new_mtu != CANFD_MTU)
-		return -EINVAL;
-
-	dev->mtu = new_mtu;
-	return 0;
 }
 
 static int vcan_open(struct net_device *dev)
@@ -106,7 +84,7 @@ static const struct net_device_ops vcan_netdev_ops = {
 	.ndo_open = vcan_open,
 	.ndo_uninit = vcan_uninit,
 	.ndo_start_xmit = vcan_start_xmit,
-	.ndo_change_mtu = vcan_change_mtu,
+	.ndo_change_mtu = can_virtual_change_mtu,
 	.ndo_get_stats64 = dev_get_tstats64,
 };
 
@@ -116,27 +94,15 @@ static const struct ethtool_ops vcan_ethtool_ops = {
 };
 
 /* dev->ml_priv is the PF_CAN core's: it attaches its per-device receive
- * lists from its netdevice notifier to devices declared CAN. The per-CPU
- * counters are allocated and freed by the networking core
- * (pcpu_stat_type).
+ * lists from its netdevice notifier to devices declared CAN.
  */
 static void vcan_setup(struct net_device *dev)
 {
+	can_virtual_setup(dev);
 	dev->netdev_ops = &vcan_netdev_ops;
 	dev->ethtool_ops = &vcan_ethtool_ops;
-
-	/* A CAN frame has no link-layer header or address. */
-	dev->type = ARPHRD_CAN;
-	can_dev_declare(dev);
-	dev->hard_header_len = 0;
-	dev->addr_len = 0;
-	dev->flags = IFF_NOARP | (echo ? IFF_ECHO : 0);
-	dev->mtu = CANFD_MTU;
-	/* Nothing to queue for: transmission never waits. */
-	dev->tx_queue_len = 0;
-
-	dev->pcpu_stat_type = NETDEV_PCPU_STAT_TSTATS;
-	dev->needs_free_netdev = true;
+	if (echo)
+		dev->flags |= IFF_ECHO;
 }
 
 static struct rtnl_link_ops vcan_link_ops __read_mostly = {

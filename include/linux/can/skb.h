@@ -105,6 +105,45 @@ static inline bool can_is_canfd_skb(const struct sk_buff *skb)
  *
  * Return: false if @skb has no room for the private area.
  */
+/* A CAN XL frame: the XLF flag set, a length field of 1 to 2048 and a
+ * size of exactly the header plus that length, as mainline has it. The
+ * flag sits where classic and FD frames keep their length, so no XL
+ * frame passes for one of them.
+ */
+static inline bool can_is_canxl_skb(const struct sk_buff *skb)
+{
+	const struct canxl_frame *cxl = (const struct canxl_frame *)skb->data;
+
+	if (skb->len < CANXL_HDR_SIZE + CANXL_MIN_DLEN || skb->len > CANXL_MTU)
+		return false;
+	return skb->len == CANXL_HDR_SIZE + cxl->len &&
+	       (cxl->flags & CANXL_XLF);
+}
+
+/* Whether a device of this MTU carries CAN XL frames. */
+static inline bool can_is_canxl_dev_mtu(unsigned int mtu)
+{
+	return mtu >= CANXL_MIN_MTU && mtu <= CANXL_MAX_MTU;
+}
+
+/* The MTUs a CAN device can have: classic, FD or one of the XL range. */
+static inline bool can_is_frame_mtu(unsigned int mtu)
+{
+	return mtu == CAN_MTU || mtu == CANFD_MTU || can_is_canxl_dev_mtu(mtu);
+}
+
+/* Payload bytes of a valid frame of any type; a remote request has none. */
+static inline unsigned int can_skb_get_data_len(const struct sk_buff *skb)
+{
+	const struct canfd_frame *cfd = (const struct canfd_frame *)skb->data;
+
+	if (can_is_canxl_skb(skb))
+		return ((const struct canxl_frame *)skb->data)->len;
+	if (can_is_can_skb(skb) && (cfd->can_id & CAN_RTR_FLAG))
+		return 0;
+	return cfd->len;
+}
+
 static inline bool can_skb_headroom_valid(struct net_device *dev,
 					  struct sk_buff *skb)
 {
@@ -136,8 +175,9 @@ static inline bool can_skb_headroom_valid(struct net_device *dev,
  * @skb: the frame from ndo_start_xmit
  *
  * A frame is sent only if its size and length field fit its protocol
- * (ETH_P_CAN or ETH_P_CANFD), the device's MTU allows its size, and the
- * private area is in place. Anything else is freed and counted in
+ * (ETH_P_CAN, ETH_P_CANFD or ETH_P_CANXL), the device's MTU allows its
+ * size, an XL frame goes to a device of an XL MTU, and the private area
+ * is in place. Anything else is freed and counted in
  * tx_dropped. The MTU check matters for frames that did not come from a
  * CAN socket, which can_send() checks: tc (mirred) and packet sockets
  * hand a classic controller CAN FD frames, whose 64 data bytes its
@@ -155,6 +195,8 @@ static inline bool can_dropped_invalid_tx_skb(struct net_device *dev,
 		ok = can_is_can_skb(skb);
 	else if (skb->protocol == htons(ETH_P_CANFD))
 		ok = can_is_canfd_skb(skb);
+	else if (skb->protocol == htons(ETH_P_CANXL))
+		ok = can_is_canxl_skb(skb) && can_is_canxl_dev_mtu(dev->mtu);
 	else
 		ok = false;
 

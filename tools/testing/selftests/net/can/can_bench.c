@@ -10,6 +10,8 @@
  * prints "SCENARIO N NS_PER_FRAME". Scenarios:
  *   loop        one receiver, classic frames      (N ignored)
  *   loopfd      one receiver, CAN FD frames       (N ignored)
+ *   xl          one receiver, 2048-byte CAN XL frames (N ignored; the
+ *               interface needs the XL MTU, 2060)
  *   sff         one matching receiver + N exact 11-bit filters that miss
  *   eff         the same with exact 29-bit filters
  *   mask        the same with mask filters of three distinct masks
@@ -76,16 +78,23 @@ static void bind_to_bench_if(int s)
 		die("bind");
 }
 
-/* A bound raw socket; @nf < 0 keeps the default filter. */
-static int raw_socket(const struct can_filter *f, int nf, int fd_frames)
+/* The frames a scenario sends. */
+enum frame_kind { FRAME_CC, FRAME_FD, FRAME_XL };
+
+/* A bound raw socket for frames of @kind; @nf < 0 keeps the default filter. */
+static int raw_socket(const struct can_filter *f, int nf, enum frame_kind kind)
 {
 	int s = socket(PF_CAN, SOCK_RAW, CAN_RAW);
+	int on = 1;
 
 	if (s < 0)
 		die("socket");
-	if (fd_frames &&
-	    setsockopt(s, SOL_CAN_RAW, CAN_RAW_FD_FRAMES, &fd_frames, sizeof(fd_frames)))
+	if (kind == FRAME_FD &&
+	    setsockopt(s, SOL_CAN_RAW, CAN_RAW_FD_FRAMES, &on, sizeof(on)))
 		die("CAN_RAW_FD_FRAMES");
+	if (kind == FRAME_XL &&
+	    setsockopt(s, SOL_CAN_RAW, CAN_RAW_XL_FRAMES, &on, sizeof(on)))
+		die("CAN_RAW_XL_FRAMES");
 	if (nf >= 0)
 		set_filters(s, f, nf);
 	bind_to_bench_if(s);
@@ -208,20 +217,48 @@ static void raise_fd_limit(int n)
 		die("setrlimit");
 }
 
-/* Send FRAMES frames, each read back by every socket in rx[]. */
-static double run_traffic(int tx, int *rx, int nrx, int fd, long frames)
+union any_frame {
+	struct can_frame cc;
+	struct canfd_frame fd;
+	struct canxl_frame xl;
+};
+
+/* Fill @f with the largest frame of @kind; returns its size. */
+static size_t make_frame(union any_frame *f, enum frame_kind kind)
 {
-	struct canfd_frame cf = { .can_id = sent_id, .len = fd ? 64 : 8 };
-	size_t mtu = fd ? CANFD_MTU : CAN_MTU;
-	struct canfd_frame in;
+	memset(f, 0, sizeof(*f));
+	switch (kind) {
+	case FRAME_XL:
+		f->xl.prio = sent_id;
+		f->xl.flags = CANXL_XLF;
+		f->xl.len = CANXL_MAX_DLEN;
+		return CANXL_MTU;
+	case FRAME_FD:
+		f->fd.can_id = sent_id;
+		f->fd.len = CANFD_MAX_DLEN;
+		return CANFD_MTU;
+	default:
+		f->cc.can_id = sent_id;
+		f->cc.len = CAN_MAX_DLEN;
+		return CAN_MTU;
+	}
+}
+
+/* Send FRAMES frames, each read back by every socket in rx[]. */
+static double run_traffic(int tx, int *rx, int nrx, enum frame_kind kind,
+			  long frames)
+{
+	static union any_frame out, in;
+	size_t mtu = make_frame(&out, kind);
+	unsigned char *first = kind == FRAME_XL ? out.xl.data : out.fd.data;
 	long long start;
 	long i;
 	int r;
 
 	start = now_ns();
 	for (i = 0; i < frames; i++) {
-		cf.data[0] = i;
-		if (write(tx, &cf, mtu) != (ssize_t)mtu)
+		*first = i;
+		if (write(tx, &out, mtu) != (ssize_t)mtu)
 			die("write");
 		for (r = 0; r < nrx; r++)
 			if (read(rx[r], &in, sizeof(in)) != (ssize_t)mtu)
@@ -238,7 +275,7 @@ static int *open_missing(const char *scenario, int n)
 	for (i = 0; i < n; i++) {
 		struct can_filter f = missing_filter(scenario, i);
 
-		s[i] = raw_socket(&f, 1, 0);
+		s[i] = raw_socket(&f, 1, FRAME_CC);
 	}
 	return s;
 }
@@ -293,19 +330,22 @@ int main(int argc, char **argv)
 		frames = atol(argv[4]);
 	raise_fd_limit(n + 16);
 
-	if (!strcmp(scenario, "loop") || !strcmp(scenario, "loopfd")) {
-		int fd = !strcmp(scenario, "loopfd");
+	if (!strcmp(scenario, "loop") || !strcmp(scenario, "loopfd") ||
+	    !strcmp(scenario, "xl")) {
+		enum frame_kind kind = !strcmp(scenario, "xl") ? FRAME_XL :
+				       !strcmp(scenario, "loopfd") ? FRAME_FD :
+				       FRAME_CC;
 
-		tx = raw_socket(NULL, 0, fd);
-		rx = raw_socket(&match, 1, fd);
-		cost = run_traffic(tx, &rx, 1, fd, frames);
+		tx = raw_socket(NULL, 0, kind);
+		rx = raw_socket(&match, 1, kind);
+		cost = run_traffic(tx, &rx, 1, kind, frames);
 	} else if (!strcmp(scenario, "all")) {
 		int *rxs = calloc(n, sizeof(int));
 
-		tx = raw_socket(NULL, 0, 0);
+		tx = raw_socket(NULL, 0, FRAME_CC);
 		for (i = 0; i < n; i++)
-			rxs[i] = raw_socket(NULL, -1, 0);
-		cost = run_traffic(tx, rxs, n, 0, frames / (n > 10 ? 10 : 1));
+			rxs[i] = raw_socket(NULL, -1, FRAME_CC);
+		cost = run_traffic(tx, rxs, n, FRAME_CC, frames / (n > 10 ? 10 : 1));
 	} else if (!strcmp(scenario, "regtime")) {
 		long long start = now_ns();
 
@@ -324,10 +364,10 @@ int main(int argc, char **argv)
 			match.can_id = sent_id;
 			match.can_mask = CAN_EFF_MASK | CAN_EFF_FLAG;
 		}
-		tx = raw_socket(NULL, 0, 0);
-		rx = raw_socket(&match, 1, 0);
+		tx = raw_socket(NULL, 0, FRAME_CC);
+		rx = raw_socket(&match, 1, FRAME_CC);
 		open_missing(scenario, n);
-		cost = run_traffic(tx, &rx, 1, 0, frames);
+		cost = run_traffic(tx, &rx, 1, FRAME_CC, frames);
 	}
 	printf("%s %d %.0f\n", scenario, n, cost);
 	return 0;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <netpacket/packet.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,10 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
 #include <linux/can.h>
 #include <linux/can/error.h>
 #include <linux/can/raw.h>
+#include <linux/if_ether.h>
 #include <linux/if_link.h>
+
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
@@ -146,6 +150,35 @@ static inline int ct_link_set_netns(const char *name, int netns_fd)
 	ct_nl_init(&req, RTM_NEWLINK, 0, 0);
 	ct_nla_put(&req, IFLA_IFNAME, name, strlen(name) + 1);
 	ct_nla_put(&req, IFLA_NET_NS_FD, &netns_fd, sizeof(netns_fd));
+	return ct_nl_talk(&req.nh);
+}
+
+/*
+ * Create a vxcan pair @name and @peer_name (both down). The peer goes to
+ * the namespace open at @peer_netns_fd, or stays here if that is -1.
+ * Returns 0 or -errno.
+ */
+static inline int ct_vxcan_add(const char *name, const char *peer_name,
+			       int peer_netns_fd)
+{
+	struct ct_nlreq req;
+	struct rtattr *linkinfo, *data, *peer;
+	struct ifinfomsg peer_ifi = { .ifi_family = AF_UNSPEC };
+
+	ct_nl_init(&req, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
+	ct_nla_put(&req, IFLA_IFNAME, name, strlen(name) + 1);
+	linkinfo = ct_nla_put(&req, IFLA_LINKINFO, NULL, 0);
+	ct_nla_put(&req, IFLA_INFO_KIND, "vxcan", strlen("vxcan"));
+	data = ct_nla_put(&req, IFLA_INFO_DATA, NULL, 0);
+	/* VXCAN_INFO_PEER: a struct ifinfomsg, then the peer's attributes. */
+	peer = ct_nla_put(&req, 1, &peer_ifi, sizeof(peer_ifi));
+	ct_nla_put(&req, IFLA_IFNAME, peer_name, strlen(peer_name) + 1);
+	if (peer_netns_fd >= 0)
+		ct_nla_put(&req, IFLA_NET_NS_FD, &peer_netns_fd,
+			   sizeof(peer_netns_fd));
+	ct_nla_end(&req, peer);
+	ct_nla_end(&req, data);
+	ct_nla_end(&req, linkinfo);
 	return ct_nl_talk(&req.nh);
 }
 
@@ -397,6 +430,39 @@ static inline long long ct_now_ns(clockid_t clk)
 
 	clock_gettime(clk, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* ---- packet sockets -------------------------------------------------- */
+
+/* Send @len bytes with protocol @proto on @ifindex through packet
+ * socket @fd; 0 or -errno.
+ */
+static inline int ct_packet_sendto(int fd, int ifindex, int proto,
+				   const void *buf, size_t len)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(proto),
+		.sll_ifindex = ifindex,
+	};
+
+	if (sendto(fd, buf, len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The same through a packet socket of its own, by interface name. */
+static inline int ct_packet_send(const char *ifname, int proto,
+				 const void *buf, size_t len)
+{
+	int fd, err;
+
+	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	err = ct_packet_sendto(fd, if_nametoindex(ifname), proto, buf, len);
+	close(fd);
+	return err;
 }
 
 /* ---- /proc/net/can --------------------------------------------------- */

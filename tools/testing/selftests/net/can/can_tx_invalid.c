@@ -7,10 +7,6 @@
  * dropped and counted; every valid one goes through.
  */
 
-#include <arpa/inet.h>
-#include <linux/if_ether.h>
-#include <linux/if_packet.h>
-
 #include "kselftest_harness.h"
 #include "can_test.h"
 
@@ -40,26 +36,6 @@ FIXTURE_TEARDOWN(inject)
 {
 	ct_link_del(self->fd_if);
 	ct_link_del(self->cc_if);
-}
-
-/* Send @len bytes with protocol @proto on @ifname; 0 or -errno. */
-static int packet_send(const char *ifname, int proto, const void *buf,
-		       size_t len)
-{
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(proto),
-		.sll_ifindex = if_nametoindex(ifname),
-	};
-	int fd, err = 0;
-
-	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (sendto(fd, buf, len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
 }
 
 /* Valid CAN and CAN FD frames: their length fields in range. */
@@ -103,7 +79,7 @@ static void inject_all(struct __test_metadata *_metadata, const char *ifname,
 			for (i = 0; i < CANFD_MTU + 2 + 5; i++) {
 				size = i < CANFD_MTU + 2 ? i : xl_sizes[i - CANFD_MTU - 2];
 				fill_frame(buf, sizeof(buf), lens[l]);
-				err = packet_send(ifname, protos[p], buf, size);
+				err = ct_packet_send(ifname, protos[p], buf, size);
 				if (!size) {
 					EXPECT_EQ(-EINVAL, err);
 					continue;
@@ -241,7 +217,7 @@ TEST_F(inject, every_frame_redirected_into_receive_path_is_checked)
 		for (l = 0; l < 2; l++) {
 			for (size = 1; size <= CANFD_MTU + 1; size++) {
 				fill_frame(buf, sizeof(buf), lens[l]);
-				if (packet_send(self->fd_if, protos[p], buf, size))
+				if (ct_packet_send(self->fd_if, protos[p], buf, size))
 					continue;
 				sent++;
 				valid += is_valid(protos[p], size, CAN_MTU, lens[l]);

@@ -45,12 +45,47 @@ run_program() {
 	ktap_add_totals "$out"
 }
 
+# CAN XL frames of 1, 64 and 2048 bytes on an XL vcan: the driver's echo
+# reaches another socket once (the core must not loop them too) and the
+# sender with MSG_CONFIRM. Python's socket module speaks CAN_RAW.
+test_echo_loops_xl_frames_once() {
+	ip link add dev "cx$$" type vcan && ip link set "cx$$" mtu 2060 &&
+		ip link set "cx$$" up || return 1
+	CAN_LINKS+=("cx$$")
+	python3 - "cx$$" <<'PY'
+import socket, struct, sys
+SOL_CAN_RAW, CAN_RAW_RECV_OWN_MSGS, CAN_RAW_XL_FRAMES = 101, 4, 7
+MSG_CONFIRM = 0x800
+def sock():
+    s = socket.socket(socket.AF_CAN, socket.SOCK_RAW, socket.CAN_RAW)
+    s.setsockopt(SOL_CAN_RAW, CAN_RAW_XL_FRAMES, 1)
+    s.setsockopt(SOL_CAN_RAW, CAN_RAW_RECV_OWN_MSGS, 1)
+    s.bind((sys.argv[1],))
+    s.settimeout(3)
+    return s
+tx, rx = sock(), sock()
+for n in (1, 64, 2048):
+    frame = struct.pack("=IBBHI", 0x123, 0x80, 0, n, 0) + bytes(range(256)) * 8
+    frame = frame[:12 + n]
+    tx.send(frame)
+    got, _, flags, _ = tx.recvmsg(4096)
+    assert got == frame and flags & MSG_CONFIRM, "own frame %d" % n
+    assert rx.recv(4096) == frame, "frame %d" % n
+rx.settimeout(0.1)
+try:
+    rx.recv(4096)
+    sys.exit("a frame came twice")
+except socket.timeout:
+    pass
+PY
+}
+
 test_no_echo_link_lacks_iff_echo() {
 	vcan_add "cn$$" || return 1
 	[ $(($(link_flags "cn$$") & IFF_ECHO)) -eq 0 ]
 }
 
-ktap_header 5
+ktap_header 6
 if ! reload_vcan echo=1; then
 	log "cannot reload vcan with echo=1"
 	run_test echo_parameter_is_reported false
@@ -62,6 +97,7 @@ run_test ip_link_reports_vcan_kind test_ip_link_reports_vcan_kind
 run_program can_raw_loopback
 run_program can_raw_fd
 run_program can_vcan
+run_test echo_loops_xl_frames_once test_echo_loops_xl_frames_once
 ip link del "ce$$"
 reload_vcan
 run_test echo_off_after_reload test_no_echo_link_lacks_iff_echo

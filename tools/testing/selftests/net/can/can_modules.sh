@@ -18,7 +18,7 @@ is_loaded() {
 unload_all() {
 	local m
 
-	for m in can_bcm can_gw can_isotp can_j1939 can_raw vcan can; do
+	for m in can_bcm can_gw can_isotp can_j1939 can_raw vcan vxcan can; do
 		is_loaded "$m" && rmmod "$m" 2>/dev/null
 	done
 	! is_loaded can

@@ -1,0 +1,212 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# can-gw and vxcan as a container gets a CAN bus: a vxcan pair with one
+# end in a network namespace, and two cangw jobs (with echo, both ways)
+# between a vcan of the host, standing for its bus, and the host end.
+# Frames cross both ways unchanged and are counted, the echo of one job
+# stops at the other through the hop limit, and deleting the namespace
+# under traffic removes the pair and with it both jobs (the device
+# notifier) and nothing else; the host can set it all up again.
+
+source "$(dirname "$0")/lib.sh"
+
+NS=gwns$$
+BUS=gwb$$
+OTHER=gwo$$
+HOST=gwh$$
+GUEST=gwg$$
+DMESG_MARK=
+TRAFFIC_PID=
+
+in_ns() {
+	ip netns exec "$NS" "$@"
+}
+
+ns_has_rx_entry() {
+	in_ns grep -qsE "^ +$1 " /proc/net/can/rcvlist_all /proc/net/can/rcvlist_fil \
+		/proc/net/can/rcvlist_sff /proc/net/can/rcvlist_eff
+}
+
+link_gone() {
+	! ip link show "$1" > /dev/null 2>&1
+}
+
+# The two jobs of a container's link, and a third one the container's
+# fate must not touch.
+add_jobs() {
+	cangw -A -s "$BUS" -d "$HOST" -e && cangw -A -s "$HOST" -d "$BUS" -e &&
+		cangw -A -s "$BUS" -d "$OTHER" -e
+}
+
+# setup_container: the pair, the guest end in $NS, both up, the jobs.
+# The guest end gets the interface index that the bus has here, as a
+# container's first CAN interface (2, after lo) often has that of the
+# host's: an index names a device of one namespace only, and the frames
+# from the container must still be routed onto the bus.
+setup_container() {
+	local host_index
+
+	host_index=$(($(sort -n /sys/class/net/*/ifindex | tail -1) + 1))
+	ip netns add "$NS" || return 1
+	ip link add "$HOST" index "$host_index" type vxcan peer name "$GUEST" netns "$NS" \
+		index "$(cat "/sys/class/net/$BUS/ifindex")" || return 1
+	[ "$(in_ns cat "/sys/class/net/$GUEST/ifindex")" = "$(cat "/sys/class/net/$BUS/ifindex")" ] ||
+		{ fail "guest end has not the index of $BUS"; return 1; }
+	ip link set "$HOST" up && in_ns ip link set "$GUEST" up || return 1
+	add_jobs || { fail "cangw -A"; return 1; }
+}
+
+# job SRC DST: the counters cangw -L lists for the job from SRC to DST,
+# "handled dropped deleted".
+job() {
+	cangw -L | sed -nE "s/^cangw -A -s $1 -d $2 -e # ([0-9]+) handled ([0-9]+) dropped ([0-9]+) deleted$/\1 \2 \3/p"
+}
+
+jobs_listed() {
+	cangw -L | grep -c '^cangw -A '
+}
+
+test_jobs_between_bus_and_container() {
+	setup_container || return 1
+	cangw -L | sed 's/^/# /'
+	[ "$(jobs_listed)" = 3 ] || { fail "not three jobs"; return 1; }
+	[ "$(job "$BUS" "$HOST")" = "0 0 0" ] && [ "$(job "$HOST" "$BUS")" = "0 0 0" ] ||
+		{ fail "jobs not listed as added"; return 1; }
+	# Jobs belong to the namespace they were added in.
+	[ -z "$(in_ns cangw -L)" ] || { fail "the host's jobs listed in $NS"; return 1; }
+}
+
+test_frames_from_bus_reach_container() {
+	local pid got f
+
+	timeout 20 ip netns exec "$NS" candump -L -n 8 "$GUEST" > "$CAN_TMP/dump" 2>&1 &
+	pid=$!
+	wait_until 10 ns_has_rx_entry "$GUEST" || { fail "candump did not bind"; return 1; }
+	for f in $CAN_FRAMES; do
+		cansend "$BUS" "$f" || { fail "cansend $f"; return 1; }
+	done
+	wait "$pid" || { fail "candump: $(cat "$CAN_TMP/dump")"; return 1; }
+	got=$(awk '{ print $3 }' "$CAN_TMP/dump")
+	[ "$got" = "$CAN_FRAMES" ] || { fail "sent: $CAN_FRAMES got: $got"; return 1; }
+}
+
+# The routed frames arrive once on the host's bus: the job back into
+# the container does not route them again (hop limit 1) but deletes them.
+test_frames_from_container_reach_bus() {
+	local got f
+
+	timeout 20 candump -L -n 9 "$BUS" > "$CAN_TMP/dump" 2>&1 &
+	CAN_DUMP_PID=$!
+	wait_until 10 has_rx_entry "$BUS" || { fail "candump did not bind"; return 1; }
+	for f in $CAN_FRAMES; do
+		in_ns cansend "$GUEST" "$f" || { fail "cansend $f in $NS"; return 1; }
+	done
+	# A last one from the host's side: nothing may come in between.
+	cansend "$BUS" 7FE#EE || return 1
+	can_dump_finish || return 1
+	got=$(awk '{ print $3 }' "$CAN_TMP/dump")
+	[ "$got" = "$CAN_FRAMES
+7FE#EE" ] || { fail "sent: $CAN_FRAMES got: $got"; return 1; }
+}
+
+# Each job handled what came from its source (8 + 1 from the bus, 8 from
+# the container) and deleted what the other had routed, the echo that
+# passed one gateway already; so did the third job on the bus.
+test_counters_count_both_ways() {
+	cangw -L | sed 's/^/# /'
+	[ "$(job "$BUS" "$HOST")" = "9 0 8" ] || { fail "bus to container"; return 1; }
+	[ "$(job "$HOST" "$BUS")" = "8 0 9" ] || { fail "container to bus"; return 1; }
+	[ "$(job "$BUS" "$OTHER")" = "9 0 8" ] || { fail "bus to other"; return 1; }
+}
+
+# Frames are being routed into the pair while it goes: the namespace
+# takes the guest end, the guest end the host end, and the device
+# notifier both jobs on it.
+# routed_into_container_over N
+routed_into_container_over() {
+	[ "$(job "$BUS" "$HOST" | cut -d' ' -f1)" -gt "$1" ]
+}
+
+# jobs_listed_are N
+jobs_listed_are() {
+	[ "$(jobs_listed)" = "$1" ]
+}
+
+test_deleting_namespace_removes_its_jobs() {
+	timeout 30 cangen "$BUS" -g 1 -p 1 -L 8 > "$CAN_TMP/cangen" 2>&1 &
+	TRAFFIC_PID=$!
+	wait_until 10 routed_into_container_over 50 ||
+		{ fail "no traffic routed: $(cat "$CAN_TMP/cangen")"; return 1; }
+	ip netns del "$NS" || return 1
+	wait_until 20 link_gone "$HOST" || { fail "host end survived"; return 1; }
+	# The sender on the bus never noticed.
+	kill "$TRAFFIC_PID" 2> /dev/null || { fail "cangen on $BUS ended"; return 1; }
+	wait "$TRAFFIC_PID"
+	TRAFFIC_PID=
+	cangw -L | sed 's/^/# /'
+	wait_until 5 jobs_listed_are 1 || { fail "jobs on the vanished end left"; return 1; }
+	[ -n "$(job "$BUS" "$OTHER")" ] || { fail "the other job went too"; return 1; }
+}
+
+test_host_side_still_routes() {
+	can_dump_start "$OTHER" 1 || return 1
+	cansend "$BUS" 555#0102 || return 1
+	can_dump_finish || return 1
+	grep -q " 555#0102$" "$CAN_TMP/dump" || { fail "$(cat "$CAN_TMP/dump")"; return 1; }
+}
+
+test_container_link_can_be_set_up_again() {
+	local pid
+
+	cangw -D -s "$BUS" -d "$OTHER" -e || return 1
+	setup_container || return 1
+	[ "$(job "$BUS" "$HOST")" = "0 0 0" ] || { fail "new job not fresh"; return 1; }
+	timeout 20 ip netns exec "$NS" candump -L -n 1 "$GUEST" > "$CAN_TMP/dump" 2>&1 &
+	pid=$!
+	wait_until 10 ns_has_rx_entry "$GUEST" || { fail "candump did not bind"; return 1; }
+	cansend "$BUS" 1AB#CD || return 1
+	wait "$pid" || { fail "candump: $(cat "$CAN_TMP/dump")"; return 1; }
+	grep -q " 1AB#CD$" "$CAN_TMP/dump" || { fail "$(cat "$CAN_TMP/dump")"; return 1; }
+	ip netns del "$NS" || return 1
+	wait_until 20 link_gone "$HOST" || { fail "host end survived"; return 1; }
+	wait_until 5 jobs_listed_are 1 || { fail "jobs left: $(jobs_listed)"; return 1; }
+	cangw -F
+}
+
+test_kernel_log_is_clean() {
+	if dmesg | sed -n "$DMESG_MARK,\$p" |
+		grep -E "BUG|WARNING|Oops|refcount|leak|unregister_netdevice"; then
+		fail "kernel complained"
+		return 1
+	fi
+}
+
+stop_traffic() {
+	[ -n "$TRAFFIC_PID" ] && kill "$TRAFFIC_PID" 2> /dev/null && wait "$TRAFFIC_PID"
+	TRAFFIC_PID=
+}
+
+cleanup() {
+	stop_traffic
+	cangw -F 2> /dev/null
+	ip netns del "$NS" 2> /dev/null
+	lib_cleanup
+}
+trap cleanup EXIT
+
+modprobe can-gw && modprobe vxcan || { echo "Bail out! can-gw or vxcan does not load"; exit 1; }
+cangw -F
+vcan_add "$BUS" && vcan_add "$OTHER" || { echo "Bail out! no vcan"; exit 1; }
+DMESG_MARK=$(($(dmesg | wc -l) + 1))
+ktap_header 8
+run_test jobs_between_bus_and_container test_jobs_between_bus_and_container
+run_test frames_from_bus_reach_container test_frames_from_bus_reach_container
+run_test frames_from_container_reach_bus test_frames_from_container_reach_bus
+run_test counters_count_both_ways test_counters_count_both_ways
+run_test deleting_namespace_removes_its_jobs test_deleting_namespace_removes_its_jobs
+stop_traffic
+run_test host_side_still_routes test_host_side_still_routes
+run_test container_link_can_be_set_up_again test_container_link_can_be_set_up_again
+run_test kernel_log_is_clean test_kernel_log_is_clean
+ktap_finish

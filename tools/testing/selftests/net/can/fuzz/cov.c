@@ -183,7 +183,8 @@ static size_t nreached, reached_cap;
 static __u64 resolved;
 
 static const char *const fz_cov_mods[] = {
-	"can", "can_raw", "can_bcm", "vcan", "can_dev", "sja1000", "kvaser_pci",
+	"can", "can_raw", "can_bcm", "can_isotp", "can_gw", "vcan", "vxcan", "can_dev", "sja1000",
+	"kvaser_pci",
 	"pcm3680_pci", "mcp251x",
 };
 

@@ -55,7 +55,13 @@ static const __u32 fz_sizes[] = {
 
 int fz_neg_errno(struct fz_draw *d)
 {
-	/* ERESTARTSYS (512) .. ERECALLCONFLICT (530) must never reach users. */
+	/*
+	 * ERESTARTSYS (512) .. ERECALLCONFLICT (530) must never reach users;
+	 * EIOCBQUEUED (529) returned by a sendmsg is a BUG_ON in net/socket.c,
+	 * so it has a share of its own.
+	 */
+	if (fz_chance(d, 4))
+		return -529;
 	if (fz_chance(d, 2))
 		return -(512 + (int)fz_below(d, 19));
 	return -1 - (int)fz_below(d, 4095);

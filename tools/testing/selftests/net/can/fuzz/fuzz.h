@@ -64,6 +64,7 @@ enum fz_kind {
 	FZ_FREE = 0,
 	FZ_RAW,
 	FZ_BCM,
+	FZ_ISOTP,
 	FZ_PACKET,
 	FZ_TUN,
 	FZ_NETNS,
@@ -232,9 +233,12 @@ struct fz_opts {
 	const char *outdir;
 	bool cov;
 	bool keep_going;	/* go on after a report (up to 5) */
+	bool traffic;		/* a background sender per process (traffic.c) */
 };
 
 int fz_supervise(const struct fz_opts *o);
+/* Start a detached thread that sends frames on every CAN interface. */
+void fz_traffic_start(__u64 seed);
 void fz_worker_main(const struct fz_opts *o, struct fz_shared *sh, int proc, int gen);
 
 #endif

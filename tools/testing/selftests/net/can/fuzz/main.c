@@ -3,8 +3,9 @@
  * can_fuzz: run the fuzzer, or replay a recorded program.
  *
  *   can_fuzz [--seed N] [--duration S] [--procs P] [--threads T]
- *            [--out DIR] [--no-cov] [--keep-going] [--avoid NAME]
- *   can_fuzz --replay FILE [--trace] [--repeat N]
+ *            [--out DIR] [--no-cov] [--no-traffic] [--keep-going]
+ *            [--avoid NAME]
+ *   can_fuzz --replay FILE [--trace] [--repeat N] [--no-traffic]
  *   can_fuzz --list-ops
  *
  * Exit status: 0 no kernel report, 1 a report (see DIR), 2 usage.
@@ -23,13 +24,15 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: can_fuzz [--seed N] [--duration S] [--procs P] [--threads T]\n"
-		"                [--out DIR] [--no-cov] [--keep-going] [--avoid raw-neg-ifindex]\n"
-		"       can_fuzz --replay FILE [--trace] [--repeat N]\n"
+		"                [--out DIR] [--no-cov] [--no-traffic] [--keep-going]\n"
+		"                [--avoid raw-neg-ifindex]\n"
+		"       can_fuzz --replay FILE [--trace] [--repeat N] [--no-traffic]\n"
 		"       can_fuzz --list-ops\n");
 	exit(2);
 }
 
-static int run_replay(const char *path, bool trace, int repeat, unsigned int avoid)
+static int run_replay(const char *path, bool trace, int repeat,
+		      const struct fz_opts *o)
 {
 	struct fz_prog p;
 	int err = fz_prog_load(path, &p), i;
@@ -40,9 +43,12 @@ static int run_replay(const char *path, bool trace, int repeat, unsigned int avo
 	}
 	printf("can_fuzz: replaying %zu ops from %s\n", p.n, path);
 	fflush(stdout);
+	/* A race the traffic exposed needs it again to show. */
+	if (o->traffic)
+		fz_traffic_start(o->seed);
 	for (i = 0; i < repeat; i++) {
 		fz_cleanup_devices();
-		fz_prog_run(&p, trace, avoid);
+		fz_prog_run(&p, trace, o->avoid);
 	}
 	printf("can_fuzz: replay done\n");
 	return 0;
@@ -57,6 +63,7 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 't' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "no-cov", no_argument, NULL, 'n' },
+		{ "no-traffic", no_argument, NULL, 'N' },
 		{ "keep-going", no_argument, NULL, 'k' },
 		{ "avoid", required_argument, NULL, 'a' },
 		{ "replay", required_argument, NULL, 'r' },
@@ -68,6 +75,7 @@ int main(int argc, char **argv)
 	struct fz_opts o = {
 		.seed = (__u64)time(NULL), .duration = 300, .procs = 2,
 		.threads = 2, .outdir = "/tmp/can_fuzz", .cov = true,
+		.traffic = true,
 	};
 	const char *replay_file = NULL;
 	bool trace = false;
@@ -92,6 +100,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			o.cov = false;
+			break;
+		case 'N':
+			o.traffic = false;
 			break;
 		case 'k':
 			o.keep_going = true;
@@ -121,7 +132,7 @@ int main(int argc, char **argv)
 	if (optind != argc || o.procs < 1 || o.threads < 1 || o.duration < 0)
 		print_usage();
 	if (replay_file)
-		return run_replay(replay_file, trace, repeat, o.avoid);
+		return run_replay(replay_file, trace, repeat, &o);
 	if (o.cov && !fz_cov_available()) {
 		printf("fuzz: no KCOV (/sys/kernel/debug/kcov): running without coverage\n");
 		o.cov = false;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rtnetlink: vcan links added and deleted, any of our devices set up,
- * down, to a boundary MTU, into another netns, and the IFLA_CAN_*
+ * rtnetlink: vcan links and vxcan pairs (peer here or in another netns)
+ * added and deleted, any of our devices set up, down, to a boundary MTU
+ * (classic, FD, XL), into another netns, and the IFLA_CAN_*
  * attributes of can-dev devices (the VM's SJA1000 cards) with valid,
  * boundary and malformed payloads.
  */
@@ -12,6 +13,7 @@
 
 #include <linux/can.h>
 #include <linux/can/netlink.h>
+#include <linux/can/vxcan.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -25,6 +27,35 @@ static const char *link_kind(struct fz_draw *d)
 	};
 
 	return kinds[fz_below(d, FZ_ARRAY_SIZE(kinds))];
+}
+
+/* VXCAN_INFO_PEER: the other end's name, sometimes a namespace or an MTU,
+ * sometimes an ifinfomsg cut short.
+ */
+static void vxcan_peer(struct fz_ctx *c, struct fz_draw *d, struct fz_nlmsg *m)
+{
+	const char *name = fz_vcan_name(d);
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	size_t data, peer;
+	int v;
+
+	data = fz_nl_put(m, IFLA_INFO_DATA, NULL, 0);
+	if (fz_chance(d, 10))
+		ifi.ifi_index = (int)fz_int(d);
+	peer = fz_nl_put(m, VXCAN_INFO_PEER, &ifi,
+			 fz_chance(d, 10) ? fz_len(d, sizeof(ifi)) : sizeof(ifi));
+	if (!fz_chance(d, 6))
+		fz_nl_put(m, IFLA_IFNAME, name, strlen(name) + 1);
+	if (fz_chance(d, 3)) {
+		v = fz_fd_get(c, d, FZ_NETNS);
+		fz_nl_put(m, IFLA_NET_NS_FD, &v, sizeof(v));
+	}
+	if (fz_chance(d, 4)) {
+		v = (int)fz_int(d);
+		fz_nl_put(m, IFLA_MTU, &v, sizeof(v));
+	}
+	fz_nl_end(m, peer);
+	fz_nl_end(m, data);
 }
 
 static long link_add(struct fz_ctx *c, struct fz_draw *d)
@@ -43,6 +74,8 @@ static long link_add(struct fz_ctx *c, struct fz_draw *d)
 	}
 	li = fz_nl_put(&m, IFLA_LINKINFO, NULL, 0);
 	fz_nl_put(&m, IFLA_INFO_KIND, kind, strlen(kind));
+	if (!strcmp(kind, "vxcan") && !fz_chance(d, 4))
+		vxcan_peer(c, d, &m);
 	fz_nl_end(&m, li);
 	fz_trace(c, "RTM_NEWLINK %s type %s", name, kind);
 	if (fz_ret(c, "link add", fz_nl_talk(&m)) || fz_chance(d, 3))
@@ -64,6 +97,16 @@ static long link_del(struct fz_ctx *c, struct fz_draw *d)
 }
 
 /* Up, down, MTU, queue length and netns of any of our devices. */
+/* An MTU next to one a CAN device may have, or any int. */
+static int link_mtu(struct fz_draw *d)
+{
+	static const int mtus[] = { CAN_MTU, CANFD_MTU, CANXL_MIN_MTU, CANXL_MAX_MTU };
+
+	if (fz_chance(d, 2))
+		return (int)fz_int(d);
+	return mtus[fz_below(d, FZ_ARRAY_SIZE(mtus))] + (int)fz_below(d, 3) - 1;
+}
+
 static long link_set(struct fz_ctx *c, struct fz_draw *d)
 {
 	struct fz_nlmsg m;
@@ -80,8 +123,7 @@ static long link_set(struct fz_ctx *c, struct fz_draw *d)
 		break;
 	case 2:
 	case 3:
-		v = fz_chance(d, 2) ? (int)fz_int(d) :
-		    (fz_chance(d, 2) ? (int)CAN_MTU : (int)CANFD_MTU) + (int)fz_below(d, 3) - 1;
+		v = link_mtu(d);
 		fz_nl_put(&m, IFLA_MTU, &v, sizeof(v));
 		break;
 	case 4:

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Module unload and reload (can_raw, can_bcm, vcan, can) while the other
- * workers use them. Unloading fails while a module is in use, which is
- * the common case; it succeeds in the gaps. The kernel's own module
- * requests fail while fuzzing (guest.sh), so only module_load brings a
- * module back.
+ * Module unload and reload (can_raw, can_bcm, can_isotp, vcan, can)
+ * while the other workers use them. Unloading fails while a module is in
+ * use, which is the common case; it succeeds in the gaps. The kernel's
+ * own module requests fail while fuzzing (guest.sh), so only module_load
+ * brings a module back.
  */
 
 #include <errno.h>
@@ -16,8 +16,10 @@
 
 #include "fuzz.h"
 
-static const char *const fz_mods[] = { "can_raw", "can_bcm", "vcan", "can" };
-static const char *const fz_files[] = { "can-raw.ko", "can-bcm.ko", "vcan.ko", "can.ko" };
+static const char *const fz_mods[] = { "can_raw", "can_bcm", "can_isotp", "vcan", "can" };
+static const char *const fz_files[] = {
+	"can-raw.ko", "can-bcm.ko", "can-isotp.ko", "vcan.ko", "can.ko",
+};
 
 static long module_unload(struct fz_ctx *c, struct fz_draw *d)
 {
@@ -34,7 +36,9 @@ static long module_unload(struct fz_ctx *c, struct fz_draw *d)
  */
 static long module_load(struct fz_ctx *c, struct fz_draw *d)
 {
-	static const char *const dirs[] = { "updates", "kernel/net/can", "kernel/drivers/net/can" };
+	static const char *const dirs[] = {
+		"updates", "kernel/net/can", "kernel/net/can/isotp", "kernel/drivers/net/can",
+	};
 	const char *f = fz_files[fz_below(d, FZ_ARRAY_SIZE(fz_files))];
 	struct utsname u;
 	char path[256];

@@ -111,6 +111,8 @@ void fz_worker_main(const struct fz_opts *o, struct fz_shared *sh, int proc, int
 	close(null);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGPIPE, SIG_IGN);
+	if (o->traffic)
+		fz_traffic_start(o->seed + proc);
 	for (i = 0; i < n; i++) {
 		t[i] = (struct fz_thread){
 			.o = o, .sh = sh, .fds = fds, .worker = proc * n + i, .gen = gen,

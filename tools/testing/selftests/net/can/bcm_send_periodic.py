@@ -37,9 +37,31 @@ def collect(bus, seconds):
             frames.append(msg)
 
 
-def in_first_second(frames):
-    t0 = frames[0].timestamp
-    return sum(1 for f in frames if f.timestamp - t0 < 1.0)
+def grid_of_first_second(frames, period):
+    """Frames, slots and unexplained empty slots of the first second.
+
+    The BCM sends on a grid of the period. A timer that fires late (a busy
+    host keeps the guest off its CPU; PREEMPT_RT runs soft timers in a
+    thread) sends at once and moves on to the next grid point ahead, so a
+    slot may stay empty, but only after a frame at least a period late.
+    The least late frame stands for the grid.
+    """
+    t = [f.timestamp for f in frames]
+    slot = [0]
+    for a, b in zip(t, t[1:]):
+        slot.append(slot[-1] + max(1, int((b - a) / period + 0.5)))
+    base = min(x - s * period for x, s in zip(t, slot))
+    n = slots = unexplained = 0
+    for i, s in enumerate(slot):
+        if s * period >= 1.0:
+            break
+        n += 1
+        slots = s + 1
+        empty = s - slot[i - 1] - 1 if i else 0
+        late = t[i - 1] - (base + slot[i - 1] * period) if i else 0
+        if empty and late + 0.002 < empty * period:
+            unexplained += empty
+    return n, slots, unexplained
 
 
 def test_period_of_10ms_gives_100_frames_per_second(tx, rx):
@@ -48,8 +70,10 @@ def test_period_of_10ms_gives_100_frames_per_second(tx, rx):
     task = tx.send_periodic(msg, 0.01)
     frames = collect(rx, 1.3)
     task.stop()
-    n = in_first_second(frames)
-    return 99 <= n <= 101, "%d frames in the first second" % n
+    n, slots, unexplained = grid_of_first_second(frames, 0.01)
+    return (99 <= slots <= 101 and not unexplained and n >= 70,
+            "%d frames, %d slots (%d empty without a late timer) in the "
+            "first second" % (n, slots, unexplained))
 
 
 def test_duration_limits_the_frames(tx, rx):

@@ -12,6 +12,10 @@
 #                   and KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN on
 #   make bench      benchmarks, mainline's modules against ours (not a test);
 #                   B="memsock:1000 bcm" runs only those
+#   make reference  the SJA1000 and MCP2515 driver tests on Debian's mainline
+#                   modules (loaded on purpose), and a table of which checks
+#                   mainline passes (not a test); R="sja1000_kvaser.sh" runs
+#                   only those
 #   make patches    the tree as a patch series against linux-source-6.1
 #   make patches-check  the series, checkpatch, and a build of every prefix
 #   make fuzz       the syscall fuzzer in the debug kernel (not a test):
@@ -54,7 +58,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
 .PHONY: all modules clean deps need-deps selftests check check-all check-debug check-debug-locked demo vm \
-	bench patches \
+	bench reference patches \
 	patches-check fuzz
 
 all: modules
@@ -160,6 +164,14 @@ endif
 bench: modules selftests
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --keep-mainline --timeout 1800 \
 		--qemu-args "-icount shift=0,sleep=off" -- $(SRC)/$(SELFTESTS)/bench.sh $(B)
+
+# Debian's whole CAN stack (can, can-raw, can-dev, sja1000, kvaser_pci,
+# mcp251x) in place of ours, on the same QEMU cards and MCP2515 model,
+# running our driver test scripts: which checks mainline passes. The
+# guest gets mainline's modules from --keep-mainline; see the script.
+reference: modules selftests
+	$(SELFTESTS)/vmtest.sh --kver $(KVER) --keep-mainline --timeout 1800 \
+		--qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/reference.sh $(R)
 
 patches: need-deps
 	$(SRC)/scripts/can-patches.py --checkpatch

@@ -48,7 +48,8 @@ endif
 CAN_INCLUDES := -nostdinc -I$(SRC)/include -I$(SRC)/include/uapi
 
 # The stack's options, as a kernel .config would set them.
-CAN_CONFIG := CONFIG_CAN=m CONFIG_CAN_RAW=m CONFIG_CAN_BCM=m CONFIG_CAN_VCAN=m \
+CAN_CONFIG := CONFIG_CAN=m CONFIG_CAN_RAW=m CONFIG_CAN_BCM=m CONFIG_CAN_ISOTP=m \
+	CONFIG_CAN_GW=m CONFIG_CAN_VCAN=m CONFIG_CAN_VXCAN=m \
 	CONFIG_CAN_DEV=m CONFIG_CAN_NETLINK=y CONFIG_CAN_CALC_BITTIMING=y \
 	CONFIG_CAN_SJA1000=m CONFIG_CAN_KVASER_PCI=m CONFIG_CAN_PCM3680_PCI=m \
 	CONFIG_CAN_MCP251X=m
@@ -70,6 +71,7 @@ clean:
 	-$(MAKE) $(KBUILD_ARGS) clean
 	-$(MAKE) -C $(KDIR) M=$(FAKE_CHIP) clean
 	-$(MAKE) -C $(KDIR) M=$(MODEL_CHIP) clean
+	-$(MAKE) -C $(KDIR) M=$(PORT_WATCH) clean
 	$(MAKE) -C $(SELFTESTS) clean
 	rm -rf $(BUILD)
 
@@ -84,12 +86,15 @@ need-deps:
 FAKE_CHIP := $(SRC)/$(SELFTESTS)/sja1000_fake
 # mcp2515_model.ko: MCP2515 chips on a software SPI controller (mcp251x.sh).
 MODEL_CHIP := $(SRC)/$(SELFTESTS)/mcp2515_model
+# port_watch.ko: a log of I/O port writes (sja1000_kvaser.sh).
+PORT_WATCH := $(SRC)/$(SELFTESTS)/port_watch
 
 selftests: modules
 	$(MAKE) -C $(SELFTESTS) KSFT_SRC=$$($(SRC)/scripts/can-deps.sh ksft)
 	$(MAKE) -C $(KDIR) M=$(FAKE_CHIP) NOSTDINC_FLAGS="$(CAN_INCLUDES)" \
 		KBUILD_EXTRA_SYMBOLS=$(SRC)/Module.symvers W=1 modules
 	$(MAKE) -C $(KDIR) M=$(MODEL_CHIP) W=1 modules
+	$(MAKE) -C $(KDIR) M=$(PORT_WATCH) W=1 modules
 
 # Two SJA1000 cards (QEMU's Kvaser PCIcan model) on one emulated CAN bus,
 # and a dual-channel PCM-3680 on another, for the device layer and
@@ -146,7 +151,7 @@ check-debug-locked:
 # FUZZ_ARGS go to can_fuzz (e.g. --avoid raw-neg-ifindex). KERNEL=stock
 # runs on Debian's kernel with our modules (slub_debug, no KASAN).
 D ?= 300
-FUZZ_CMD = KVER=$(KVER) $(SRC)/$(SELFTESTS)/fuzz/fuzz.sh --duration $(D) \
+FUZZ_CMD = env KVER=$(KVER) $(SRC)/$(SELFTESTS)/fuzz/fuzz.sh --duration $(D) \
 	$(if $(SEED),--seed $(SEED)) $(if $(REPLAY),--replay $(REPLAY)) \
 	--qemu-args "$(CAN_CARDS)"
 fuzz: modules
@@ -187,8 +192,11 @@ patches-check: need-deps
 # every protocol module we build belongs in this list. Our device layer and
 # drivers replace Debian's only on request (DRIVERS=1): Debian's can-dev
 # and drivers run on our core as they are.
-CAN_INSTALL_PROTOCOLS := net/can/can.ko net/can/can-raw.ko net/can/can-bcm.ko
+CAN_INSTALL_PROTOCOLS := net/can/can.ko net/can/can-raw.ko net/can/can-bcm.ko \
+	net/can/isotp/can-isotp.ko \
+	net/can/gw/can-gw.ko
 CAN_INSTALL_DRIVERS := drivers/net/can/dev/can-dev.ko drivers/net/can/vcan.ko \
+	drivers/net/can/vxcan.ko \
 	drivers/net/can/sja1000/sja1000.ko drivers/net/can/sja1000/kvaser_pci.ko \
 	drivers/net/can/sja1000/pcm3680_pci.ko drivers/net/can/spi/mcp251x.ko
 CAN_INSTALL = $(CAN_INSTALL_PROTOCOLS) $(if $(filter 1,$(DRIVERS)),$(CAN_INSTALL_DRIVERS))

@@ -14,6 +14,10 @@
 
 set -eu
 
+# Only the assignments at the end go to standard output, which callers
+# eval; everything the build tools print goes to standard error.
+exec 3>&1 1>&2
+
 TOP=${CAN_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 CACHE=${CAN_CACHE:-/var/cache/can-stack}
 FRAG=$TOP/tools/testing/selftests/net/can/debug
@@ -143,6 +147,6 @@ rm -rf "$dir/modroot"
 make -C "$src" O="$obj" INSTALL_MOD_PATH="$dir/modroot" modules_install >> "$log" 2>&1
 build_test_modules
 echo "can-debug-kernel: built $kver in $(( $(date +%s) - start ))s" >&2
-echo "KIMG=$obj/arch/x86/boot/bzImage"
-echo "MODROOT=$dir/modroot"
-echo "KVER=$kver"
+echo "KIMG=$obj/arch/x86/boot/bzImage" >&3
+echo "MODROOT=$dir/modroot" >&3
+echo "KVER=$kver" >&3

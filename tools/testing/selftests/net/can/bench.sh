@@ -6,36 +6,43 @@
 # from /opt/mainline-can) and then on ours, in the same boot. Prints one
 # table: scenario, mainline, ours, ours/mainline. Not a test.
 #
-#   bench.sh [SCENARIO:N ... | bcm ...]
+#   bench.sh [SCENARIO:N ... | bcm | isotp ...]
 #
 # With arguments, only the can_bench scenarios named and, given "bcm",
-# bcm_bench run: for a quick look at one figure.
+# bcm_bench, given "isotp", isotp_bench run: for a quick look at one
+# figure.
 
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../../../../.." && pwd)
 BENCH=$TOP/build/selftests/can_bench
+GW_BENCH=$TOP/build/selftests/gw_bench
 ML=/opt/mainline-can
 OUT=/tmp/bench
 mkdir -p $OUT
 
 # SCENARIO:N pairs for can_bench; costs are virtual ns per frame, except
 # regtime (ns for all N) and memsock/memfilt (slab bytes per socket/filter).
-SCENARIOS="loop:1 loopfd:1
+# gw:N is gw_bench: a frame routed by can-gw past N jobs that miss it.
+SCENARIOS="loop:1 loopfd:1 xl:1
 sff:1 sff:10 sff:100 sff:1000 sff:10000
 eff:1 eff:10 eff:100 eff:1000 eff:10000
 mask:1 mask:10 mask:100 mask:1000 mask:10000
 all:1 all:10 all:100
 invmix:3 invmix:300 invmix:3000
-regtime:10000 memsock:10000 memfilt:512"
+regtime:10000 memsock:10000 memfilt:512
+gw:1 gw:100 gw:1000 gw:10000"
 RUN_BCM=1
+RUN_ISOTP=1
 if [ $# -gt 0 ]; then
 	SCENARIOS=""
 	RUN_BCM=0
+	RUN_ISOTP=0
 	for arg; do
 		case $arg in
 		bcm) RUN_BCM=1 ;;
+		isotp) RUN_ISOTP=1 ;;
 		*) SCENARIOS="$SCENARIOS $arg" ;;
 		esac
 	done
@@ -59,22 +66,33 @@ load_mainline() {
 	insmod_mainline can
 	insmod_mainline can-raw
 	insmod_mainline can-bcm
+	insmod_mainline can-isotp
+	insmod_mainline can-gw
 }
 
 unload_mainline() {
-	rmmod can-bcm can-raw vcan can can-dev
+	rmmod can-gw can-isotp can-bcm can-raw vcan can can-dev
 }
 
 load_ours() {
 	modprobe vcan
 	modprobe can-raw
 	modprobe can-bcm
+	modprobe can-isotp
+	modprobe can-gw
 }
 
 unload_ours() {
-	modprobe -r can-bcm can-raw vcan
+	modprobe -r can-gw can-isotp can-bcm can-raw vcan
 	modprobe -r can 2>/dev/null || true
 	lsmod | grep -q '^can-dev' && modprobe -r can-dev || true
+}
+
+# bench_mtu MTU: give vcanb the MTU of the frames a scenario sends.
+bench_mtu() {
+	ip link set vcanb down
+	ip link set vcanb mtu "$1"
+	ip link set vcanb up
 }
 
 run_all() {
@@ -85,18 +103,32 @@ run_all() {
 		n=${entry#*:}
 		ip link add dev vcanb type vcan
 		ip link set vcanb up
-		if [ "$sc" = loopfd ]; then
-			ip link set vcanb down
-			ip link set vcanb mtu 72
-			ip link set vcanb up
-		fi
+		case $sc in
+		loopfd) bench_mtu 72 ;;
+		xl) bench_mtu 2060 ;;
+		esac
 		settle
-		"$BENCH" vcanb "$sc" "$n" >> "$OUT/$who"
+		if [ "$sc" = gw ]; then
+			ip link add dev vcanc type vcan
+			ip link set vcanc up
+			"$GW_BENCH" vcanb vcanc "$n" >> "$OUT/$who"
+			ip link del dev vcanc
+		else
+			"$BENCH" vcanb "$sc" "$n" >> "$OUT/$who"
+		fi
 		ip link del dev vcanb
 	done
 	if [ $RUN_BCM = 1 ]; then
 		settle
 		"$TOP/build/selftests/bcm_bench" >> "$OUT/$who"
+	fi
+	if [ $RUN_ISOTP = 1 ]; then
+		ip link add dev vcanb type vcan
+		ip link set vcanb mtu 72
+		ip link set vcanb up
+		settle
+		"$TOP/build/selftests/isotp_bench" vcanb >> "$OUT/$who"
+		ip link del dev vcanb
 	fi
 }
 
@@ -119,7 +151,8 @@ keyed() {
 # get no ratio.
 join -j1 <(keyed $OUT/mainline) <(keyed $OUT/ours) |
 	awk '{ split($1, k, "/");
-	       count = k[1] ~ /(\.ops|\.frames|period_us|mean_gap_us|frames_per_s|rx_changed)$/;
+	       count = k[1] ~ /(\.ops|\.frames|period_us|mean_gap_us|frames_per_s|rx_changed)$/ ||
+		       k[1] ~ /bytes_per_s$/;
 	       r = (count || $2 <= 0) ? "-" : sprintf("%.2f", $3 / $2);
 	       printf "%-38s %6s %12s %12s %7s\n", k[1], k[2], $2, $3, r }' |
 	sort -k1,1 -k2,2n

@@ -40,8 +40,8 @@ MANIFEST=$MODS/updates/can-stack.manifest
 HOLD_PID=
 MOUNTED=0
 # Every CAN module either stack may have loaded, users before providers.
-CAN_MODULES="can_bcm can_gw can_isotp can_j1939 can_raw vcan kvaser_pci pcm3680_pci sja1000_fake
-	sja1000 mcp251x mcp2515_model can_dev can"
+CAN_MODULES="can_bcm can_gw can_isotp can_j1939 can_raw vcan vxcan kvaser_pci pcm3680_pci
+	sja1000_fake sja1000 mcp251x mcp2515_model can_dev can"
 
 unload_can() {
 	local m
@@ -148,13 +148,18 @@ test_pristine_tree_resolves_to_debian() {
 		expect_file can-isotp kernel/net/can/can-isotp.ko
 }
 
-test_install_refused_while_can_isotp_would_break() {
+# Debian's can-isotp and can-gw are replaced by ours, not lost: only the protocols we
+# do not have yet stop the install.
+test_install_refused_while_can_j1939_would_break() {
 	run_make install && { fail "install succeeded"; return 1; }
 	grep -q "refusing" "$CAN_TMP/make.out" || { fail "no refusal message"; return 1; }
-	grep -q "kernel/net/can/can-isotp.ko[.a-z]*: .*can_rx_register" "$CAN_TMP/make.out" ||
-		{ fail "can-isotp and can_rx_register not named"; return 1; }
-	grep -q "can-gw.ko" "$CAN_TMP/make.out" && grep -q "can-j1939.ko" "$CAN_TMP/make.out" ||
-		{ fail "can-gw or can-j1939 not named"; return 1; }
+	grep -q "kernel/net/can/j1939/can-j1939.ko[.a-z]*: .*can_rx_register" "$CAN_TMP/make.out" ||
+		{ fail "can-j1939 and can_rx_register not named"; return 1; }
+	# Ours replace Debian's can-isotp and can-gw: installed, not lost.
+	! grep -q "kernel/net/can/can-isotp.ko" "$CAN_TMP/make.out" ||
+		{ fail "Debian's can-isotp counted as lost"; return 1; }
+	! grep -q "kernel/net/can/can-gw.ko" "$CAN_TMP/make.out" ||
+		{ fail "Debian's can-gw counted as lost"; return 1; }
 	grep -q "FORCE=1" "$CAN_TMP/make.out" || { fail "override not named"; return 1; }
 	[ ! -e "$MANIFEST" ] || { fail "a manifest was written"; return 1; }
 	expect_file can kernel/net/can/can.ko
@@ -164,19 +169,20 @@ test_force_install_puts_protocols_in_updates() {
 	local m
 
 	run_make install FORCE=1 || return 1
-	for m in can can-raw can-bcm; do
-		expect_file "$m" "updates/net/can/$m.ko" || return 1
+	for m in can can-raw can-bcm isotp/can-isotp gw/can-gw; do
+		expect_file "${m#*/}" "updates/net/can/$m.ko" || return 1
 		grep -qF "updates/net/can/$m.ko (from $TOP/net/can/$m.ko)" "$CAN_TMP/make.out" ||
 			{ fail "install did not say where $m came from"; return 1; }
 	done
-	[ "$(grep -vc '^#' "$MANIFEST")" = 3 ] || { fail "manifest: $(cat "$MANIFEST")"; return 1; }
+	[ "$(grep -vc '^#' "$MANIFEST")" = 5 ] || { fail "manifest: $(cat "$MANIFEST")"; return 1; }
 	expect_file can-dev kernel/drivers/net/can/dev/can-dev.ko
 }
 
 test_modprobe_loads_ours() {
-	modprobe can-bcm || return 1
-	is_ours can net/can/can.ko && is_ours can_bcm net/can/can-bcm.ko || return 1
-	rmmod can_bcm can
+	modprobe can-bcm && modprobe can-isotp || return 1
+	is_ours can net/can/can.ko && is_ours can_bcm net/can/can-bcm.ko &&
+		is_ours can_isotp net/can/isotp/can-isotp.ko || return 1
+	rmmod can_isotp can_bcm can
 }
 
 test_socket_autoload_loads_ours() {
@@ -314,11 +320,13 @@ test_dkms_deb_holds_source_and_dkms_conf() {
 		grep -qx "PACKAGE_VERSION=\"$ver\"" "$conf" &&
 		grep -qx 'AUTOINSTALL="yes"' "$conf" &&
 		grep -q '^MAKE\[0\]=.*dkms-build' "$conf" || { fail "dkms.conf fields"; return 1; }
-	for m in can can-raw can-bcm; do
+	for m in can can-raw can-bcm can-isotp can-gw; do
 		grep -qE "^BUILT_MODULE_NAME\[[0-9]+\]=\"$m\"" "$conf" ||
 			{ fail "dkms.conf does not build $m"; return 1; }
 	done
-	[ "$(grep -c '^DEST_MODULE_LOCATION.*="/updates/net/can"' "$conf")" = 3 ] ||
+	[ "$(grep -c '^DEST_MODULE_LOCATION.*="/updates/net/can"' "$conf")" = 3 ] &&
+		grep -q '^DEST_MODULE_LOCATION.*="/updates/net/can/isotp"' "$conf" &&
+		grep -q '^DEST_MODULE_LOCATION.*="/updates/net/can/gw"' "$conf" ||
 		{ fail "dkms.conf destinations"; return 1; }
 }
 
@@ -326,8 +334,8 @@ ktap_header 13
 run_test setup_pristine_tree setup_pristine_tree
 [ "$MOUNTED" = 1 ] || ktap_finish
 run_test pristine_tree_resolves_to_debian test_pristine_tree_resolves_to_debian
-run_test install_refused_while_can_isotp_would_break \
-	test_install_refused_while_can_isotp_would_break
+run_test install_refused_while_can_j1939_would_break \
+	test_install_refused_while_can_j1939_would_break
 run_test force_install_puts_protocols_in_updates test_force_install_puts_protocols_in_updates
 run_test modprobe_loads_ours test_modprobe_loads_ours
 run_test socket_autoload_loads_ours test_socket_autoload_loads_ours

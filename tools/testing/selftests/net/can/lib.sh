@@ -2,7 +2,8 @@
 #
 # Shared by the CAN shell tests: KTAP output with the same "# Totals:"
 # line the kselftest harness prints, waiting on conditions with a
-# timeout, and vcan links that are removed when the script exits.
+# timeout, and vcan links (and modules, on request) that are removed
+# when the script exits.
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$HERE/../../../../.." && pwd)
@@ -18,6 +19,7 @@ KTAP_FAIL=0
 KTAP_SKIP=0
 KTAP_NUM=0
 CAN_LINKS=()
+CAN_UNLOAD=()
 CAN_TMP=$(mktemp -d)
 
 ktap_header() {
@@ -97,6 +99,22 @@ wait_until() {
 		[ "$(date +%s%N)" -lt "$deadline" ] || return 1
 		sleep 0.05
 	done
+}
+
+# output_cmp OP VALUE CMD...: the output of CMD compares to VALUE by the
+# test(1) operator OP. For wait_until, which must run CMD at each try:
+# "wait_until 5 test \"$(CMD)\" ..." would compare one early value.
+output_cmp() {
+	local op=$1 want=$2 got
+
+	shift 2
+	got=$("$@") || return 1
+	test "$got" "$op" "$want"
+}
+
+# count_ifaces_of DRIVER: how many CAN interfaces DRIVER has bound.
+count_ifaces_of() {
+	can_ifaces_of "$1" | wc -w
 }
 
 # vcan_add NAME [MTU]: create and bring up a vcan, removed at exit.
@@ -221,7 +239,7 @@ can_check_listen_only() {
 	can_bring_up "$dev" listen-only on || return 1
 	drop0=$(can_stat "$dev" tx_dropped)
 	cansend "$dev" 123#01 || { fail "cansend"; return 1; }
-	wait_until 5 test "$(can_stat "$dev" tx_dropped)" -eq $((drop0 + 1)) ||
+	wait_until 5 output_cmp -eq $((drop0 + 1)) can_stat "$dev" tx_dropped ||
 		{ fail "tx_dropped not counted"; return 1; }
 	cansend "$dev" 123#02 || { fail "queue stuck"; return 1; }
 	can_bring_up "$dev" listen-only off
@@ -247,12 +265,93 @@ can_check_manual_restart() {
 	return 0
 }
 
+# can_unload_at_exit MODULE...: whatever exit the script takes, its
+# background jobs (candump, cangen a failed check left running) are
+# stopped and these modules unloaded, in this order, with the modules
+# only they used (modprobe -r; rmmod for test modules outside the module
+# tree). The next script then starts without them. A TERM or INT (a
+# timeout) becomes a plain exit: bash would otherwise run the EXIT trap
+# inside its signal handler, where a fork for $(...) can hang.
+can_unload_at_exit() {
+	CAN_UNLOAD+=("$@")
+	trap 'exit 143' TERM
+	trap 'exit 130' INT
+}
+
+lib_unload() {
+	local m pids
+
+	pids=$(jobs -p)
+	if [ -n "$pids" ]; then
+		kill $pids 2>/dev/null
+		wait $pids 2>/dev/null
+	fi
+	for m in "${CAN_UNLOAD[@]}"; do
+		[ -d "/sys/module/$m" ] || continue
+		modprobe -r -q "$m" 2>/dev/null || rmmod "$m" 2>/dev/null ||
+			echo "# cleanup: cannot unload $m"
+	done
+}
+
+# ISO-TP through can-utils' isotpsend and isotprecv (isotp_utils.sh on
+# vcan, isotp_sja1000.sh between two cards).
+
+# hex_bytes N SEED: N bytes as isotpsend reads them ("0A 11 ...").
+hex_bytes() {
+	awk -v n="$1" -v s="$2" 'BEGIN {
+		for (i = 0; i < n; i++) printf "%02X ", (i * 7 + s) % 256
+		print "" }'
+}
+
+# isotp_recv_start DEV ARGS...: isotprecv for one message into
+# $CAN_TMP/recv, returning once its subscription shows in /proc/net/can.
+isotp_recv_start() {
+	local dev=$1
+
+	shift
+	timeout 20 isotprecv "$@" "$dev" > "$CAN_TMP/recv" 2> "$CAN_TMP/recv.err" &
+	ISOTP_RECV_PID=$!
+	wait_until 10 grep -qsE "^ +$dev +.* isotp *$" /proc/net/can/rcvlist_sff ||
+		{ fail "isotprecv did not bind"; return 1; }
+}
+
+isotp_recv_finish() {
+	local rc
+
+	wait "$ISOTP_RECV_PID"
+	rc=$?
+	ISOTP_RECV_PID=
+	sed 's/^/# recv.err: /' "$CAN_TMP/recv.err"
+	[ $rc -eq 0 ] || fail "isotprecv exit status $rc"
+}
+
+# isotp_transfer FROM TO LEN [OPTIONS...]: LEN bytes from isotpsend on
+# FROM (identifier 123, flow control on 321) to isotprecv on TO, both
+# with OPTIONS, isotprecv also with $RECV_OPTS and isotpsend with
+# $SEND_OPTS; 0 if they arrived unchanged.
+isotp_transfer() {
+	local from=$1 to=$2 len=$3 want got
+
+	shift 3
+	want=$(hex_bytes "$len" "$len")
+	# shellcheck disable=SC2086
+	isotp_recv_start "$to" -s 321 -d 123 $RECV_OPTS "$@" || return 1
+	# shellcheck disable=SC2086
+	echo "$want" | timeout 20 isotpsend -s 123 -d 321 $SEND_OPTS "$@" "$from" ||
+		{ fail "isotpsend of $len bytes failed"; return 1; }
+	isotp_recv_finish || return 1
+	got=$(tr -s ' \n' ' ' < "$CAN_TMP/recv")
+	[ "${got% }" = "${want% }" ] ||
+		{ fail "$len bytes: got $(wc -c < "$CAN_TMP/recv") chars"; return 1; }
+}
+
 lib_cleanup() {
 	local l
 
 	for l in "${CAN_LINKS[@]}"; do
 		ip link del dev "$l" 2>/dev/null
 	done
+	[ ${#CAN_UNLOAD[@]} -eq 0 ] || lib_unload
 	rm -rf "$CAN_TMP"
 }
 trap lib_cleanup EXIT

@@ -32,7 +32,8 @@ link_gone() {
 setup_pair() {
 	ip netns add "$NS" || return 1
 	ip link add "$HOST" type vxcan peer name "$GUEST" netns "$NS" || return 1
-	ip link set "$HOST" up && in_ns ip link set "$GUEST" up
+	ip link set "$HOST" up && in_ns ip link set "$GUEST" up || return 1
+	link_ready "$HOST" && link_ready "$GUEST" "$NS"
 }
 
 teardown_pair() {

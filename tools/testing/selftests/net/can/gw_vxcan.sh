@@ -54,6 +54,7 @@ setup_container() {
 	[ "$(in_ns cat "/sys/class/net/$GUEST/ifindex")" = "$(cat "/sys/class/net/$BUS/ifindex")" ] ||
 		{ fail "guest end has not the index of $BUS"; return 1; }
 	ip link set "$HOST" up && in_ns ip link set "$GUEST" up || return 1
+	link_ready "$HOST" && link_ready "$GUEST" "$NS" || return 1
 	add_jobs || { fail "cangw -A"; return 1; }
 }
 

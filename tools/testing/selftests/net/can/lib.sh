@@ -112,6 +112,19 @@ output_cmp() {
 	test "$got" "$op" "$want"
 }
 
+# link_ready DEV [NETNS]: wait until DEV (in NETNS) is operationally up,
+# then pass through RTNL once more. A carrier that comes back is handled
+# by linkwatch from a work item, which re-activates the qdisc; frames
+# sent before that meet the noop qdisc and vanish.
+link_ready() {
+	local ns=()
+
+	[ -n "$2" ] && ns=(ip netns exec "$2")
+	wait_until 5 output_cmp = up "${ns[@]}" cat "/sys/class/net/$1/operstate" ||
+		{ fail "$1 not operationally up"; return 1; }
+	"${ns[@]}" ip link set "$1" up
+}
+
 # count_ifaces_of DRIVER: how many CAN interfaces DRIVER has bound.
 count_ifaces_of() {
 	can_ifaces_of "$1" | wc -w

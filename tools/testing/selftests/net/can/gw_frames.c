@@ -449,14 +449,37 @@ static long long rx_stamp(int fd)
 	return -1;
 }
 
+/*
+ * Whether frames are stamped where they are received. SO_TIMESTAMPNS
+ * turns on the kernel's stamping from a work item; until that has run,
+ * skbs carry no stamp and each socket stamps its copy at recvmsg() time,
+ * which tells nothing of the gateway. A frame that waited 50 ms before
+ * being read shows which of the two happened.
+ */
+static bool stamped_on_receive(struct _test_data_gw *self, int mon)
+{
+	struct can_frame in = cc(9, 1, 0);
+	long long stamp, read_at;
+
+	if (write(self->tx, &in, sizeof(in)) != sizeof(in))
+		return false;
+	usleep(50000);
+	read_at = ct_now_ns(CLOCK_REALTIME);
+	stamp = rx_stamp(mon);
+	ct_drain(self->rx);
+	return stamp > 0 && read_at - stamp >= 25000000LL;
+}
+
 static void stamps(struct _test_data_gw *self, long long *src, long long *dst)
 {
-	int on = 1, mon = ct_raw_open(self->ia);
+	int i, on = 1, mon = ct_raw_open(self->ia);
 	struct can_frame in = cc(9, 1, 0);
 
 	setsockopt(mon, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
 	setsockopt(self->rx, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
 	*src = *dst = -1;
+	for (i = 0; i < 40 && !stamped_on_receive(self, mon); i++)
+		;
 	if (write(self->tx, &in, sizeof(in)) == sizeof(in)) {
 		*src = rx_stamp(mon);
 		*dst = rx_stamp(self->rx);

@@ -7,7 +7,6 @@
 
 #include <linux/can/skb.h>
 #include <linux/skbuff.h>
-#include <asm/unaligned.h>
 
 #include "isotp.h"
 
@@ -143,13 +142,15 @@ static unsigned int isotp_ff_len(const struct canfd_frame *cf, int ae,
 				 int *pci_len)
 {
 	unsigned int len = ((cf->data[ae] & 0x0F) << 8) | cf->data[ae + 1];
+	__be32 escape_len;
 
 	if (len) {
 		*pci_len = 2;
 		return len;
 	}
 	*pci_len = 6;
-	return get_unaligned_be32(&cf->data[ae + 2]);
+	memcpy(&escape_len, &cf->data[ae + 2], sizeof(escape_len));
+	return be32_to_cpu(escape_len);
 }
 
 static void isotp_rx_ff(struct isotp_sock *so, const struct canfd_frame *cf)

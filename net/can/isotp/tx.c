@@ -10,7 +10,6 @@
 #include <linux/can/skb.h>
 #include <linux/mm.h>
 #include <linux/skbuff.h>
-#include <asm/unaligned.h>
 
 #include "isotp.h"
 
@@ -280,9 +279,12 @@ static void isotp_tx_build_ff(struct isotp_sock *so, struct canfd_frame *cf)
 	if (ae)
 		cf->data[0] = so->opt.ext_address;
 	if (pci_len == 6) {
+		__be32 len = cpu_to_be32(so->tx.len);
+
 		cf->data[ae] = ISOTP_PCI_FF;
 		cf->data[ae + 1] = 0;
-		put_unaligned_be32(so->tx.len, &cf->data[ae + 2]);
+		/* Byte-wise: <asm/unaligned.h> of 6.1 is <linux/...> in 6.12. */
+		memcpy(&cf->data[ae + 2], &len, sizeof(len));
 	} else {
 		cf->data[ae] = ISOTP_PCI_FF | (so->tx.len >> 8);
 		cf->data[ae + 1] = so->tx.len & 0xFF;

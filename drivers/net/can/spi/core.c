@@ -126,6 +126,7 @@ int mcp251x_chip_start(struct mcp251x_priv *priv)
 	err = mcp251x_reset(priv);
 	if (err)
 		return err;
+	priv->berr_paused = false;	/* MERRIE as irq_enable_bits() says */
 	err = mcp251x_set_mode(priv, MCP251X_MODE_CONFIG) ?:
 	      write_bittiming(priv) ?:
 	      mcp251x_write_reg(priv, MCP251X_RXBCTRL(0),
@@ -164,10 +165,12 @@ int mcp251x_chip_stop(struct mcp251x_priv *priv)
  * 1 Mbit/s a bus error every 50 us, faster than one SPI pass of the
  * interrupt thread, which would then never find the chip quiet and, a
  * real-time thread, starve everything else. After each reported bus
- * error MERRIE stays off for a pause: at most one bus-error interrupt
- * per jiffy. Errors in between still count in TEC/REC and the state.
+ * error MERRIE stays off, and the thread leaves MERRF alone, for a
+ * pause: at most 50 bus-error reports a second, whatever the bit rate
+ * and however slow the SPI bus. Errors in between still count in
+ * TEC/REC and the state.
  */
-#define MCP251X_BERR_PAUSE	1	/* jiffies */
+#define MCP251X_BERR_PAUSE	max(1, HZ / 50)	/* jiffies */
 
 /**
  * mcp251x_pause_bus_errors() - hold back bus-error interrupts for a while
@@ -180,6 +183,7 @@ void mcp251x_pause_bus_errors(struct mcp251x_priv *priv)
 	lockdep_assert_held(&priv->lock);
 	if (mcp251x_bit_modify(priv, MCP251X_CANINTE, MCP251X_INT_MERR, 0))
 		return;
+	priv->berr_paused = true;
 	queue_delayed_work(priv->wq, &priv->berr_work, MCP251X_BERR_PAUSE);
 }
 
@@ -191,6 +195,7 @@ static void mcp251x_berr_work(struct work_struct *work)
 						 berr_work);
 
 	mutex_lock(&priv->lock);
+	priv->berr_paused = false;
 	if (priv->is_open && priv->can.state != CAN_STATE_BUS_OFF &&
 	    can_is_ctrlmode(&priv->can, CAN_CTRLMODE_BERR_REPORTING))
 		mcp251x_bit_modify(priv, MCP251X_CANINTE, MCP251X_INT_MERR,

@@ -209,14 +209,16 @@ static int handle_errors(struct mcp251x_priv *priv, u8 intf, u8 eflg)
 }
 
 /* The flags this driver serves. The chip sets MERRF on every bus error
- * whether or not MERRIE asks for the interrupt: without berr-reporting
- * it is left alone.
+ * whether or not MERRIE asks for the interrupt: without berr-reporting,
+ * and during a pause after a report, it is left alone; otherwise a node
+ * alone on the bus would keep this thread from ever finding it quiet.
  */
 static u8 served_flags(const struct mcp251x_priv *priv)
 {
 	u8 flags = MCP251X_INT_RX | MCP251X_INT_TX0 | MCP251X_INT_ERR;
 
-	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_BERR_REPORTING))
+	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_BERR_REPORTING) &&
+	    !priv->berr_paused)
 		flags |= MCP251X_INT_MERR;
 	return flags;
 }

@@ -130,6 +130,8 @@ enum mcp251x_model {
  * @tx_work: loads @tx_skb into TXB0 and requests its transmission
  * @berr_work: turns the bus-error interrupt (MERRIE) back on, a pause
  *	after a reported bus error turned it off
+ * @berr_paused: MERRIE is off for that pause (under @lock): the
+ *	interrupt thread leaves MERRF alone meanwhile
  * @tx_skb: the frame ndo_start_xmit (softirq, no lock) handed over, until
  *	@tx_work takes it with xchg(); the queue is stopped while a frame
  *	is in flight, so at most one waits here
@@ -157,6 +159,7 @@ struct mcp251x_priv {
 	struct sk_buff *tx_skb;
 
 	struct can_berr_counter bec;
+	bool berr_paused;
 	bool is_open;
 
 	struct regulator *power;

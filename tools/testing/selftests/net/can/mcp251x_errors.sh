@@ -280,7 +280,7 @@ test_down_during_bus_off_leaves_chip_asleep() {
 # qdisc_sent: packets and requeues of the root qdisc ("Sent ... N pkt",
 # "requeues R"), as "N R".
 qdisc_sent() {
-	tc -s qdisc show dev "$DEV" | awk '/ Sent / {
+	tc -s qdisc show dev "$DEV" 2> /dev/null | awk '/ Sent / {
 		for (i = 1; i < NF; i++) {
 			if ($(i + 1) == "pkt") n = $i
 			if ($i == "requeues") { r = $(i + 1); sub(/\)/, "", r) }
@@ -317,6 +317,9 @@ test_sending_through_repeated_bus_off_restarts() {
 	off0=$(can_xstat "$DEV" 6)
 	rs0=$(can_xstat "$DEV" 1)
 	read -r q0 r0 < <(qdisc_sent)
+	# Kernels without CONFIG_NET_SCHED (the debug kernel) have qdiscs
+	# but no way to dump their statistics; the bound is then looser.
+	[ -n "$q0" ] || log "no qdisc statistics here: bounded by the sender's $n"
 	# A slower SPI bus widens the windows where the works meet.
 	echo 100 > "$DBG/spi_delay_us" || return 1
 	# The sender gives up after 60 s (a queue that never moves again).
@@ -356,7 +359,19 @@ PY
 		drop=$(($(can_stat "$DEV" tx_dropped) - drop0))
 		abort=$(($(can_stat "$DEV" tx_aborted_errors) - abort0))
 		chip=$(($(chip_tx) - chip0))
-		handed=$((q - q0))
+		if [ -n "$q0" ]; then
+			handed=$((q - q0))
+		else
+			# No qdisc statistics: the sender's frames, of which
+			# each carrier loss may have reset up to a queue's
+			# worth, uncounted, in the qdisc (not the driver).
+			handed=$n
+			q=0
+			q0=0
+			r=$(($(can_xstat "$DEV" 6) - off0))
+			r=$((r * $(cat "/sys/class/net/$DEV/tx_queue_len")))
+			r0=0
+		fi
 		counted=$((tx + drop))
 		[ $counted -le $handed ] && [ $counted -ge $((handed - (r - r0))) ]
 	}

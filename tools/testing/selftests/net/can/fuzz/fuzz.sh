@@ -70,6 +70,12 @@ else
 	set -- --seed "$SEED" --duration "$DURATION" "$@"
 fi
 
+# The first line of a kernel report, as the console shows it. A hang
+# stops the fuzzer too (its supervisor may be among the blocked tasks),
+# so the guest's log may end without a word: the console tells.
+HANGS='blocked for more than|detected stall|soft lockup|hard LOCKUP'
+REPORTS="BUG:|KASAN|UBSAN|WARNING:|Oops|general protection|kernel BUG|Kernel panic|$HANGS"
+
 set +e
 VMTEST_MEM=2048 VMTEST_SMP=${FUZZ_SMP:-2} VMTEST_APPEND="$APPEND" \
 	"$SELFTESTS/vmtest.sh" "${VMARGS[@]}" \
@@ -88,8 +94,7 @@ awk -v dir="$RUN" '
 
 if [ -n "$REPLAY" ]; then
 	if [ "$vmrc" = 125 ]; then
-		grep -m1 -E 'BUG:|KASAN|UBSAN|WARNING:|Oops|general protection|kernel BUG' \
-			"$RUN/console.log" | sed 's/^/fuzz: replay: /'
+		grep -m1 -E "$REPORTS" "$RUN/console.log" | sed 's/^/fuzz: replay: /'
 		echo "fuzz: replay of $REPLAY: the kernel reported a problem" \
 			"(log: $RUN/console.log)"
 		exit 1
@@ -114,11 +119,16 @@ if [ -n "$repro" ]; then
 	echo "fuzz: KERNEL REPORT, seed $SEED; replay: $repro ($(grep -vc '^#' "$repro") ops;" \
 		"make fuzz REPLAY=$repro)"
 else
-	# The kernel died before the fuzzer could write anything: the last
-	# ops of every worker, as the supervisor streamed them.
+	# The kernel died or hung before the fuzzer could write anything:
+	# the last ops of every worker, as the supervisor streamed them.
 	repro=$RUN/dead-kernel.replay
+	if grep -q -E "$HANGS" "$RUN/console.log"; then
+		what="the kernel hung"
+	else
+		what="the kernel died"
+	fi
 	{
-		echo "# can_fuzz replay: seed $SEED; the kernel died:" \
+		echo "# can_fuzz replay: seed $SEED; $what:" \
 			"the last 64 ops of each worker"
 		echo "# threads $(sed -n 's/.* processes x \([0-9]*\) threads.*/\1/p' \
 			"$RUN/guest.log" | head -1)"
@@ -127,9 +137,8 @@ else
 			     END { for (w in n) for (i = n[w] - 63; i <= n[w]; i++)
 					if (i > 0) print line[w, i] }' | sort -n
 	} > "$repro"
-	grep -m1 -E 'BUG:|KASAN|UBSAN|WARNING:|Oops|general protection|kernel BUG|panic' \
-		"$RUN/console.log" | sed 's/^/fuzz: /' || true
-	echo "fuzz: KERNEL REPORT (status $vmrc), seed $SEED; the kernel died: last ops in" \
+	grep -m1 -E "$REPORTS" "$RUN/console.log" | sed 's/^/fuzz: /' || true
+	echo "fuzz: KERNEL REPORT (status $vmrc), seed $SEED; $what: last ops in" \
 		"$repro ($(grep -vc '^#' "$repro") ops, not minimized)"
 fi
 exit 1

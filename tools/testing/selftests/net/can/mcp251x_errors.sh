@@ -319,7 +319,16 @@ test_sending_through_repeated_bus_off_restarts() {
 	read -r q0 r0 < <(qdisc_sent)
 	# Kernels without CONFIG_NET_SCHED (the debug kernel) have qdiscs
 	# but no way to dump their statistics; the bound is then looser.
-	[ -n "$q0" ] || log "no qdisc statistics here: bounded by the sender's $n"
+	# So it is after 6.1 (6.12 here): the core counts what its noop
+	# qdisc drops while the carrier is off in the device's tx_dropped
+	# (noop_enqueue), frames the qdisc statistics never see, so
+	# tx_dropped is no longer the driver's alone there. The exact
+	# check runs on 6.1; the driver is the same on every kernel.
+	case $(uname -r) in
+	6.1.*) ;;
+	*) q0= ;;
+	esac
+	[ -n "$q0" ] || log "qdisc statistics do not bound tx_dropped here: bounded by the sender's $n"
 	# A slower SPI bus widens the windows where the works meet.
 	echo 100 > "$DBG/spi_delay_us" || return 1
 	# The sender gives up after 60 s (a queue that never moves again).

@@ -73,7 +73,7 @@ fi
 # The first line of a kernel report, as the console shows it. A hang
 # stops the fuzzer too (its supervisor may be among the blocked tasks),
 # so the guest's log may end without a word: the console tells.
-HANGS='blocked for more than|detected stall|soft lockup|hard LOCKUP'
+HANGS='blocked for more than|detected stall|soft lockup|hard LOCKUP|to become free'
 REPORTS="BUG:|KASAN|UBSAN|WARNING:|Oops|general protection|kernel BUG|Kernel panic|$HANGS"
 
 set +e

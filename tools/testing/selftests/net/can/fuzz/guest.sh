@@ -69,6 +69,10 @@ if [ "$rc" = 0 ] && [ -w $KMEMLEAK ]; then
 	fi
 fi
 
+# The kernel's log of a run without a report too: slow spells (a
+# worker restarted as stuck) are read from it afterwards.
+dmesg > "$OUT/dmesg.txt"
+
 for f in "$OUT"/*; do
 	[ -f "$f" ] || continue
 	echo "FUZZ-FILE-BEGIN $(basename "$f")"

@@ -36,6 +36,8 @@ static const char *const report_patterns[] = {
 	"list_del corruption", "Kernel panic", "unreferenced object",
 	"refcount_t:", "Call Trace:", "Poison overwritten", "Object already free",
 	"Redzone overwritten", "Freepointer corrupt",
+	/* A reference nobody drops holds unregister_netdevice(), and RTNL. */
+	"to become free",
 };
 
 /*
@@ -47,7 +49,7 @@ static const char *const report_patterns[] = {
 static const char *const once_patterns[] = {
 	"possible recursive", "possible circular", "inconsistent lock",
 	"suspicious RCU", "UBSAN:", "stall", "blocked for more than",
-	"kmemleak", "unreferenced object",
+	"kmemleak", "unreferenced object", "to become free",
 };
 
 static struct fz_shared *sh;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -496,6 +497,46 @@ static void stream_rings(__u64 *shown)
 	fflush(stdout);
 }
 
+/* Print @path, each line prefixed, for the reader of the guest's log. */
+static void show_file(const char *prefix, const char *path)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		printf("%s%s", prefix, line);
+	fclose(f);
+}
+
+/*
+ * Where a stuck process's threads are, before it is killed: the kernel
+ * stack of each (a wait for a lock, a grace period, a reference), and
+ * the load, which tells a hang from a guest that is merely saturated.
+ */
+static void show_stuck(pid_t pid)
+{
+	char path[64], prefix[64];
+	struct dirent *e;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	while (dir && (e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(prefix, sizeof(prefix), "fuzz: stuck %.16s: ", e->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/stack", (int)pid, e->d_name);
+		show_file(prefix, path);
+	}
+	if (dir)
+		closedir(dir);
+	show_file("fuzz: stuck: loadavg ", "/proc/loadavg");
+	show_file("fuzz: stuck: ", "/proc/net/can/stats");
+	fflush(stdout);
+}
+
 /* A worker process whose threads stopped moving (killed by an oops, stuck). */
 static void check_workers(__u64 *last_beat, double *last_move)
 {
@@ -520,6 +561,7 @@ static void check_workers(__u64 *last_beat, double *last_move)
 			       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 		} else if (stuck) {
 			printf("fuzz: worker process %d stuck for 60 s, restarting\n", p);
+			show_stuck(procs[p]);
 			kill(procs[p], SIGKILL);
 			waitpid(procs[p], &st, 0);
 		} else {

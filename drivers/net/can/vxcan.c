@@ -54,8 +54,10 @@ static void vxcan_set_peer(struct net_device *dev, struct net_device *peer)
 
 /* The frame leaves its sender here. Orphaned, it no longer looks like
  * one of their own to the sockets behind the peer, and the socket's send
- * buffer is freed now; the can-gw hop count, which mainline keeps in
- * csum_start, starts afresh on the other side. It comes in on the peer:
+ * buffer is freed now. The can-gw hop count (csum_start, valid with
+ * CHECKSUM_UNNECESSARY) crosses with it: mainline starts it afresh, so a
+ * job from one end of a pair to the other, or two jobs in two namespaces,
+ * route one frame round for ever in softirq. It comes in on the peer:
  * the sender's interface index means another device, or none, in the
  * peer's namespace, and can-gw would take it for a job's destination.
  * That index lives in the headroom, which the sender's loopback clone
@@ -75,8 +77,9 @@ static struct sk_buff *vxcan_hand_over(struct sk_buff *skb,
 	skb_orphan(skb);
 	skb->dev = peer;
 	skb->pkt_type = PACKET_BROADCAST;
+	if (skb->ip_summed != CHECKSUM_UNNECESSARY)
+		skb->csum_start = 0;
 	skb->ip_summed = CHECKSUM_UNNECESSARY;
-	skb->csum_start = 0;
 	skb_clear_tstamp(skb);
 	return skb;
 }

@@ -60,10 +60,11 @@ setup_container() {
 	add_jobs || { fail "cangw -A"; return 1; }
 }
 
-# job SRC DST: the counters cangw -L lists for the job from SRC to DST,
-# "handled dropped deleted".
+# job SRC DST [NS]: the counters cangw -L lists (in NS) for the job from
+# SRC to DST, whatever its flags: "handled dropped deleted".
 job() {
-	cangw -L | sed -nE "s/^cangw -A -s $1 -d $2 -e # ([0-9]+) handled ([0-9]+) dropped ([0-9]+) deleted$/\1 \2 \3/p"
+	${3:+ip netns exec "$3"} cangw -L |
+		sed -nE "s/^cangw -A -s $1 -d $2 .*# ([0-9]+) handled ([0-9]+) dropped ([0-9]+) deleted$/\1 \2 \3/p"
 }
 
 jobs_listed() {
@@ -177,13 +178,6 @@ test_container_link_can_be_set_up_again() {
 	cangw -F
 }
 
-# counters_of SRC DST [NS]: "handled dropped deleted" of the job from SRC
-# to DST, whatever its flags.
-counters_of() {
-	${3:+ip netns exec "$3"} cangw -L |
-		sed -nE "s/^cangw -A -s $1 -d $2 .*# ([0-9]+) handled ([0-9]+) dropped ([0-9]+) deleted$/\1 \2 \3/p"
-}
-
 # The hop count crosses a vxcan pair. Mainline starts it afresh there, so
 # a job from one end of a pair to the other sends one frame round for
 # ever in softirq (a CPU lost, for anyone who may add a job: a user
@@ -196,8 +190,8 @@ test_job_between_the_ends_of_a_pair_routes_once() {
 	cangw -A -s "$LOOP_B" -d "$LOOP_A" -e || return 1
 	cansend "$LOOP_A" 321#0102 || return 1
 	sleep 1
-	[ "$(counters_of "$LOOP_B" "$LOOP_A")" = "1 0 1" ] ||
-		{ fail "job counters $(counters_of "$LOOP_B" "$LOOP_A"), not 1 0 1"; return 1; }
+	[ "$(job "$LOOP_B" "$LOOP_A")" = "1 0 1" ] ||
+		{ fail "job counters $(job "$LOOP_B" "$LOOP_A"), not 1 0 1"; return 1; }
 	cangw -D -s "$LOOP_B" -d "$LOOP_A" -e
 	ip link del "$LOOP_A"
 }
@@ -206,7 +200,7 @@ test_job_between_the_ends_of_a_pair_routes_once() {
 # out of it (-i): the frame goes round both; after the first gateway the
 # other deletes it. Both sets of counters stand still after a second.
 two_gateways_counters() {
-	echo "$(counters_of "$HOST" "$HOST") $(counters_of "$GUEST" "$GUEST" "$NS")"
+	echo "$(job "$HOST" "$HOST") $(job "$GUEST" "$GUEST" "$NS")"
 }
 
 test_jobs_in_two_namespaces_do_not_route_for_ever() {

@@ -427,7 +427,7 @@ static void update_state(struct sja1000_priv *priv, struct can_frame *cf,
 	if (state == CAN_STATE_BUS_OFF) {
 		/* The chip has put itself into reset mode. */
 		wr(priv, SJA1000_IER, 0);
-		can_free_echo_skb(priv->dev, 0);
+		can_drop_echo_skb(priv->dev, 0);
 		can_bus_off(priv->dev);
 	}
 }

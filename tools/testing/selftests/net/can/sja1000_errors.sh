@@ -30,6 +30,11 @@ reg() {
 	od -An -tx1 -v -j "$1" -N 1 "$DBG/regs" | tr -d ' '
 }
 
+# The transmit buffer holds a frame the chip has not sent (SR.TBS clear).
+tx_buffer_locked() {
+	(( (0x$(reg 2) & 0x04) == 0 ))
+}
+
 dev_stat() {
 	cat "/sys/class/net/$DEV/statistics/$1"
 }
@@ -96,6 +101,39 @@ test_bus_off_drops_carrier() {
 	can_state_is "$DEV" BUS-OFF || { fail "state"; return 1; }
 	ip link show "$DEV" | grep -q NO-CARRIER || { fail "carrier still on"; return 1; }
 	[ "$(can_xstat "$DEV" 6)" = 1 ] || { fail "bus-off $(can_xstat "$DEV" 6)"; return 1; }
+}
+
+# The chip drops a frame it could not get acknowledged when it goes
+# bus-off: the frame counts as dropped and aborted, the queue comes back
+# with the restart and the next frame goes out. Manual restart here, so
+# that the bus-off state stays until the counters are read.
+test_bus_off_counts_the_frame_in_flight() {
+	local drop0 abort0 pkt0
+
+	ip link set "$DEV" down
+	ip link set "$DEV" type can restart-ms 0 || return 1
+	ip link set "$DEV" up || return 1
+	drop0=$(dev_stat tx_dropped)
+	abort0=$(dev_stat tx_aborted_errors)
+	pkt0=$(dev_stat tx_packets)
+	echo 1 > "$DBG/hold_tx"
+	cansend "$DEV" 7A0#11 || { echo 0 > "$DBG/hold_tx"; return 1; }
+	wait_until 5 tx_buffer_locked ||
+		{ fail "no transmission request: SR $(reg 2)"; echo 0 > "$DBG/hold_tx"; return 1; }
+	raise 04 c0 00 00 ff 00
+	echo 0 > "$DBG/hold_tx"
+	can_state_is "$DEV" BUS-OFF || { fail "state"; return 1; }
+	[ "$(dev_stat tx_dropped)" = $((drop0 + 1)) ] &&
+		[ "$(dev_stat tx_aborted_errors)" = $((abort0 + 1)) ] ||
+		{ fail "tx_dropped $drop0 -> $(dev_stat tx_dropped), tx_aborted_errors $abort0 -> $(dev_stat tx_aborted_errors)"; return 1; }
+	ip link set "$DEV" type can restart || return 1
+	can_state_is "$DEV" ERROR-ACTIVE || { fail "no restart"; return 1; }
+	cansend "$DEV" 7A1#22 || { fail "queue stuck after restart"; return 1; }
+	wait_until 5 output_cmp = $((pkt0 + 1)) dev_stat tx_packets ||
+		{ fail "tx_packets $pkt0 -> $(dev_stat tx_packets)"; return 1; }
+	ip link set "$DEV" down
+	ip link set "$DEV" type can restart-ms 100
+	ip link set "$DEV" up
 }
 
 test_manual_restart_recovers_from_bus_off() {
@@ -291,6 +329,7 @@ run_test len8_dlc_is_sent test_len8_dlc_is_sent
 run_test loopback_one_shot_is_single_shot_self_reception \
 	test_loopback_one_shot_is_single_shot_self_reception
 run_test tx_done_behind_an_interrupt_storm_is_kept test_tx_done_behind_an_interrupt_storm_is_kept
+run_test bus_off_counts_the_frame_in_flight test_bus_off_counts_the_frame_in_flight
 run_test pulled_card_stops_the_handler test_pulled_card_stops_the_handler
 run_test bus_off_while_closing_restarts_nothing test_bus_off_while_closing_restarts_nothing
 run_test chip_left_running_is_found test_chip_left_running_is_found

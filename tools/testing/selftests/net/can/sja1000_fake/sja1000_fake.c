@@ -22,6 +22,8 @@
  *		gone_reads counts them
  *   busoff_on_stop  the next IER = 0 written from process context (the
  *		driver silencing the chip) first raises a bus-off
+ *   hold_tx	a transmission request leaves the frame in the buffer,
+ *		unsent and unacknowledged (nobody else on the bus)
  *   regs, last_cmd  the registers and the last command written
  *   held	bit 0: ECC, bit 1: ALC hold a capture the driver has not
  *		read yet; as on the chip, a held register keeps its value
@@ -66,6 +68,7 @@ struct fake_chip {
 	u32 gone;
 	u32 gone_reads;
 	u32 busoff_on_stop;
+	u32 hold_tx;
 	u32 held;
 	atomic_t fail_alloc;
 	struct debugfs_blob_wrapper regs_blob;
@@ -178,6 +181,10 @@ static void fake_write(const struct sja1000_priv *priv, int reg, u8 val)
 		return;
 	}
 	chip->last_cmd = val;
+	if ((val & (SJA1000_CMD_TR | SJA1000_CMD_SRR)) && chip->hold_tx) {
+		chip->regs[SJA1000_SR] &= ~(SJA1000_SR_TCS | SJA1000_SR_TBS);
+		return;
+	}
 	if (val & (SJA1000_CMD_TR | SJA1000_CMD_SRR)) {
 		chip->regs[SJA1000_SR] |= SJA1000_SR_TCS | SJA1000_SR_TBS;
 		chip->regs[SJA1000_IR] |= SJA1000_IRQ_TI;
@@ -283,6 +290,7 @@ static void fake_debugfs_knobs(struct fake_chip *chip)
 	debugfs_create_u32("gone_reads", 0600, fake_dir, &chip->gone_reads);
 	debugfs_create_u32("busoff_on_stop", 0600, fake_dir,
 			   &chip->busoff_on_stop);
+	debugfs_create_u32("hold_tx", 0600, fake_dir, &chip->hold_tx);
 	debugfs_create_u32("held", 0400, fake_dir, &chip->held);
 	if (fake_probe_on)
 		debugfs_create_atomic_t("fail_alloc", 0600, fake_dir,

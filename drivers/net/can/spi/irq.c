@@ -272,6 +272,8 @@ static int service_locked(struct mcp251x_priv *priv, bool *closed)
 	return ret;
 }
 
+#define MCP251X_SERVICE_TRIES 5
+
 /**
  * mcp251x_irq_thread() - service the chip's interrupt
  * @irq: the interrupt (unused)
@@ -280,8 +282,11 @@ static int service_locked(struct mcp251x_priv *priv, bool *closed)
  * Threaded handler (IRQF_ONESHOT): process context, takes priv->lock
  * for each pass. It returns only once the chip has no flag left: on an
  * edge-triggered line the chip's INT pin must go inactive before it can
- * raise another interrupt. Between passes others get the lock and the
- * CPU, so a busy bus delays ndo_stop or a restart by one pass at most.
+ * raise another interrupt. For the same reason a pass whose SPI transfer
+ * failed (a shared bus, a DMA mapping: usually gone a moment later) is
+ * tried again, up to MCP251X_SERVICE_TRIES times in a row. Between
+ * passes others get the lock and the CPU, so a busy bus delays ndo_stop
+ * or a restart by one pass at most.
  *
  * Return: IRQ_HANDLED if the chip had something pending, else IRQ_NONE.
  */
@@ -289,11 +294,20 @@ irqreturn_t mcp251x_irq_thread(int irq, void *dev_id)
 {
 	struct mcp251x_priv *priv = dev_id;
 	bool handled = false, closed;
+	unsigned int failed = 0;
 	int ret;
 
-	while ((ret = service_locked(priv, &closed)) > 0) {
-		handled = true;
-		cond_resched();
+	for (;;) {
+		ret = service_locked(priv, &closed);
+		if (ret > 0) {
+			handled = true;
+			failed = 0;
+			cond_resched();
+			continue;
+		}
+		if (!ret || ++failed >= MCP251X_SERVICE_TRIES)
+			break;
+		usleep_range(100, 200);
 	}
 	if (ret < 0)
 		netdev_err_once(priv->net, "interrupt service failed: %pe\n",

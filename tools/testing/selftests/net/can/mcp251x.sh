@@ -299,6 +299,26 @@ test_edge_triggered_line_is_drained() {
 	rmmod mcp2515_model
 }
 
+# A failed SPI transfer while the chip interrupts must not end the
+# service with a flag set: on an edge-triggered line the chip would
+# never interrupt again.
+test_edge_triggered_line_survives_spi_error() {
+	local rx0 chip
+
+	load_model edge_irq=1 || { fail "no interfaces"; return 1; }
+	ip link set "$A" type can bitrate 500000 && ip link set "$A" up || return 1
+	chip=$DBG/chip$(basename "$(readlink -f "/sys/class/net/$A/device")" | sed 's/.*\.//')
+	rx0=$(can_stat "$A" rx_packets)
+	echo 2 > "$DBG/spi_fail" || return 1
+	echo "321#01" > "$chip/inject" || return 1
+	wait_until 5 output_cmp = 0 cat "$DBG/spi_fail" ||
+		{ fail "SPI errors not reached: $(cat "$DBG/spi_fail") left"; return 1; }
+	echo "322#02" > "$chip/inject" || return 1
+	wait_until 5 output_cmp = $((rx0 + 2)) can_stat "$A" rx_packets ||
+		{ fail "$A received $(($(can_stat "$A" rx_packets) - rx0)) of 2 frames after the SPI errors"; return 1; }
+	rmmod mcp2515_model
+}
+
 # The MCP2510 has no buffer instructions; the driver must do without.
 test_mcp2510_carries_frames() {
 	local f
@@ -367,6 +387,7 @@ run_test driver_unloads_with_interfaces_up test_driver_unloads_with_interfaces_u
 run_test kernel_log_is_clean test_kernel_log_is_clean
 run_test chip_select_active_high_is_kept test_chip_select_active_high_is_kept
 run_test edge_triggered_line_is_drained test_edge_triggered_line_is_drained
+run_test edge_triggered_line_survives_spi_error test_edge_triggered_line_survives_spi_error
 run_test mcp2510_carries_frames test_mcp2510_carries_frames
 run_test redirected_fd_frame_is_dropped test_redirected_fd_frame_is_dropped
 ktap_finish

@@ -365,7 +365,7 @@ test_redirected_fd_frame_is_dropped() {
 	rmmod mcp2515_model
 }
 
-ktap_header 22
+ktap_header 23
 DMESG_MARK=$(($(dmesg | wc -l) + 1))
 run_test model_and_driver_load setup
 run_test two_chips_are_can_devices test_two_chips_are_can_devices

@@ -242,6 +242,37 @@ test_loopback_one_shot_is_single_shot_self_reception() {
 	ip link set "$DEV" up
 }
 
+# One-shot alone: transmission request plus abort (a single attempt),
+# in normal mode.
+test_one_shot_is_a_single_attempt() {
+	ip link set "$DEV" down
+	ip link set "$DEV" type can one-shot on || return 1
+	ip link set "$DEV" up || return 1
+	cansend "$DEV" 124#02 || return 1
+	wait_until 5 output_cmp = 3 cat "$DBG/last_cmd" ||
+		{ fail "command $(cat "$DBG/last_cmd"), want TR|AT (3)"; return 1; }
+	[ $((0x$(reg 0) & 4)) = 0 ] || { fail "MOD $(reg 0) in self test mode"; return 1; }
+	ip link set "$DEV" down
+	ip link set "$DEV" type can one-shot off
+	ip link set "$DEV" up
+}
+
+# Presume-ack: self test mode (a frame needs no acknowledgement), sent
+# with a plain transmission request, not a self reception request.
+test_presume_ack_uses_self_test_mode() {
+	ip link set "$DEV" down
+	ip link set "$DEV" type can presume-ack on || return 1
+	ip link set "$DEV" up || return 1
+	[ $((0x$(reg 0) & 4)) = 4 ] || { fail "MOD $(reg 0) without self test"; return 1; }
+	cansend "$DEV" 125#03 || return 1
+	wait_until 5 output_cmp = 1 cat "$DBG/last_cmd" ||
+		{ fail "command $(cat "$DBG/last_cmd"), want TR (1)"; return 1; }
+	ip link set "$DEV" down
+	ip link set "$DEV" type can presume-ack off
+	ip link set "$DEV" up
+	[ $((0x$(reg 0) & 4)) = 0 ] || { fail "MOD $(reg 0): self test left on"; return 1; }
+}
+
 # The 33rd read of IR in one interrupt would acknowledge (and lose) the
 # transmit-done cause behind 32 busy reads: the queue would stay stopped.
 test_tx_done_behind_an_interrupt_storm_is_kept() {
@@ -302,7 +333,7 @@ test_module_unloads_cleanly() {
 	fi
 }
 
-ktap_header 19
+ktap_header 22
 setup
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -328,6 +359,8 @@ run_test echo_after_tx_interrupt test_echo_after_tx_interrupt
 run_test len8_dlc_is_sent test_len8_dlc_is_sent
 run_test loopback_one_shot_is_single_shot_self_reception \
 	test_loopback_one_shot_is_single_shot_self_reception
+run_test one_shot_is_a_single_attempt test_one_shot_is_a_single_attempt
+run_test presume_ack_uses_self_test_mode test_presume_ack_uses_self_test_mode
 run_test tx_done_behind_an_interrupt_storm_is_kept test_tx_done_behind_an_interrupt_storm_is_kept
 run_test bus_off_counts_the_frame_in_flight test_bus_off_counts_the_frame_in_flight
 run_test pulled_card_stops_the_handler test_pulled_card_stops_the_handler

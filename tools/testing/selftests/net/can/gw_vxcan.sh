@@ -180,9 +180,9 @@ test_container_link_can_be_set_up_again() {
 
 # The hop count crosses a vxcan pair. Mainline starts it afresh there, so
 # a job from one end of a pair to the other sends one frame round for
-# ever in softirq (a CPU lost, for anyone who may add a job: a user
-# namespace's root). Here the frame is routed once, and deleted when it
-# comes round again.
+# ever in softirq (a CPU lost through one mistake of an administrator
+# of the initial user namespace, the only one who may add a job). Here
+# the frame is routed once, and deleted when it comes round again.
 test_job_between_the_ends_of_a_pair_routes_once() {
 	ip link add "$LOOP_A" type vxcan peer name "$LOOP_B" || return 1
 	ip link set "$LOOP_A" up && ip link set "$LOOP_B" up || return 1

@@ -53,7 +53,8 @@ setup_container() {
 	ip netns add "$NS" || return 1
 	ip link add "$HOST" index "$host_index" type vxcan peer name "$GUEST" netns "$NS" \
 		index "$(cat "/sys/class/net/$BUS/ifindex")" || return 1
-	[ "$(in_ns cat "/sys/class/net/$GUEST/ifindex")" = "$(cat "/sys/class/net/$BUS/ifindex")" ] ||
+	[ "$(in_ns cat "/sys/class/net/$GUEST/ifindex")" = \
+		"$(cat "/sys/class/net/$BUS/ifindex")" ] ||
 		{ fail "guest end has not the index of $BUS"; return 1; }
 	ip link set "$HOST" up && in_ns ip link set "$GUEST" up || return 1
 	link_ready "$HOST" && link_ready "$GUEST" "$NS" || return 1
@@ -63,8 +64,10 @@ setup_container() {
 # job SRC DST [NS]: the counters cangw -L lists (in NS) for the job from
 # SRC to DST, whatever its flags: "handled dropped deleted".
 job() {
+	local counters='# ([0-9]+) handled ([0-9]+) dropped ([0-9]+) deleted$'
+
 	${3:+ip netns exec "$3"} cangw -L |
-		sed -nE "s/^cangw -A -s $1 -d $2 .*# ([0-9]+) handled ([0-9]+) dropped ([0-9]+) deleted$/\1 \2 \3/p"
+		sed -nE "s/^cangw -A -s $1 -d $2 .*$counters/\1 \2 \3/p"
 }
 
 jobs_listed() {

@@ -328,7 +328,8 @@ test_sending_through_repeated_bus_off_restarts() {
 	6.1.*) ;;
 	*) q0= ;;
 	esac
-	[ -n "$q0" ] || log "qdisc statistics do not bound tx_dropped here: bounded by the sender's $n"
+	[ -n "$q0" ] ||
+		log "qdisc statistics do not bound tx_dropped here: bounded by the sender's $n"
 	# A slower SPI bus widens the windows where the works meet.
 	echo 100 > "$DBG/spi_delay_us" || return 1
 	# The sender gives up after 60 s (a queue that never moves again).
@@ -361,7 +362,8 @@ PY
 		i=$((i + 1))
 	done
 	echo 0 > "$DBG/spi_delay_us"
-	wait "$pid" || { fail "sender gave up after $(cat "$CAN_TMP/sent") of $n frames"; return 1; }
+	wait "$pid" ||
+		{ fail "sender gave up after $(cat "$CAN_TMP/sent") of $n frames"; return 1; }
 	accounted() {
 		read -r q r < <(qdisc_sent)
 		tx=$(($(can_stat "$DEV" tx_packets) - tx0))
@@ -384,12 +386,14 @@ PY
 		counted=$((tx + drop))
 		[ $counted -le $handed ] && [ $counted -ge $((handed - (r - r0))) ]
 	}
-	wait_until 10 can_state_is "$DEV" ERROR-ACTIVE || { fail "not back to error-active"; return 1; }
+	wait_until 10 can_state_is "$DEV" ERROR-ACTIVE ||
+		{ fail "not back to error-active"; return 1; }
 	wait_until 5 accounted
 	log "handed $handed (requeued $((r - r0))), sent $tx, dropped $drop" \
 		"(aborted $abort), chip sent $chip, bus-off $(($(can_xstat "$DEV" 6) - off0))," \
 		"restarts $(($(can_xstat "$DEV" 1) - rs0))"
-	[ $counted -le $handed ] || { fail "$counted frames counted, $handed handed over"; return 1; }
+	[ $counted -le $handed ] ||
+		{ fail "$counted frames counted, $handed handed over"; return 1; }
 	[ $counted -ge $((handed - (r - r0))) ] || { fail "frames lost uncounted"; return 1; }
 	[ "$chip" -ge "$tx" ] && [ "$chip" -le $((tx + abort)) ] ||
 		{ fail "chip sent $chip, counted sent $tx aborted $abort"; return 1; }

@@ -182,7 +182,8 @@ test_error_without_memory_counts_and_rearms_ecc_alc() {
 		{ fail "ECC/ALC not read (held $(cat "$DBG/held"))"; return 1; }
 	[ "$(can_xstat "$DEV" 2)" = $((berr0 + 1)) ] &&
 		[ "$(can_xstat "$DEV" 3)" = $((arb0 + 1)) ] ||
-		{ fail "bus-errors $(can_xstat "$DEV" 2) arbit-lost $(can_xstat "$DEV" 3)"; return 1; }
+		{ fail "bus-errors $(can_xstat "$DEV" 2)," \
+			"arbit-lost $(can_xstat "$DEV" 3)"; return 1; }
 	[ "$(dev_stat rx_errors)" = $((rx0 + 1)) ] && [ "$(dev_stat tx_errors)" = "$tx0" ] ||
 		{ fail "rx/tx_errors $(dev_stat rx_errors)/$(dev_stat tx_errors)"; return 1; }
 	expect_error_frame 2000028A#0700810A00000810 c0 00 0a 07 08 10

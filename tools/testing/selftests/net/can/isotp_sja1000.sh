@@ -26,19 +26,6 @@ setup() {
 	[ -n "$A" ] && [ -n "$B" ]
 }
 
-# loaded_from NAME FILE: the loaded module NAME is FILE of this tree,
-# by build id. The debug kernel was built from this tree, so there the
-# module is its own file of that kernel's tree.
-loaded_from() {
-	local id file=$TOP/$2
-
-	[[ $(uname -r) == *-candebug ]] && file=$(modinfo -n "$1")
-	id=$(od -An -tx1 -v "/sys/module/$1/notes/.note.gnu.build-id" 2>/dev/null |
-		tr -d ' \n' | tail -c 40)
-	[ -n "$id" ] && [ "$id" = "$(readelf -n "$file" | awk '/Build ID:/ { print $3 }')" ] ||
-		{ fail "loaded $1 (${id:-none}) is not $file"; return 1; }
-}
-
 test_our_drivers_and_isotp_are_loaded() {
 	loaded_from can_dev drivers/net/can/dev/can-dev.ko &&
 		loaded_from sja1000 drivers/net/can/sja1000/sja1000.ko &&

@@ -146,6 +146,19 @@ has_rx_entry() {
 	grep -qsE "^ +$1 " /proc/net/can/rcvlist_*
 }
 
+# loaded_from NAME FILE: the loaded module NAME is FILE of this tree,
+# by build id. The debug kernel was built from this tree, so there the
+# module is its own file of that kernel's tree.
+loaded_from() {
+	local id file=$TOP/$2
+
+	[[ $(uname -r) == *-candebug ]] && file=$(modinfo -n "$1")
+	id=$(od -An -tx1 -v "/sys/module/$1/notes/.note.gnu.build-id" 2>/dev/null |
+		tr -d ' \n' | tail -c 40)
+	[ -n "$id" ] && [ "$id" = "$(readelf -n "$file" | awk '/Build ID:/ { print $3 }')" ] ||
+		{ fail "loaded $1 (${id:-none}) is not $file"; return 1; }
+}
+
 # Helpers for CAN controller devices (SJA1000 cards, modelled MCP2515s).
 
 # can_ifaces_of DRIVER-DIR: the interfaces whose device that driver binds,

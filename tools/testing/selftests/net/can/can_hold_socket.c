@@ -4,7 +4,7 @@
  * and the protocol module), say "ready" on stdout, and keep the socket
  * open until stdin reaches end of file.
  *
- *   can_hold_socket [raw|bcm]
+ *   can_hold_socket [raw|bcm|isotp]
  */
 
 #include <errno.h>
@@ -19,14 +19,22 @@
 #define PF_CAN 29
 #endif
 
+/* The socket types and protocols as mainline's modules register them. */
+static int open_can_socket(const char *proto)
+{
+	if (!strcmp(proto, "bcm"))
+		return socket(PF_CAN, SOCK_DGRAM, CAN_BCM);
+	if (!strcmp(proto, "isotp"))
+		return socket(PF_CAN, SOCK_DGRAM, CAN_ISOTP);
+	return socket(PF_CAN, SOCK_RAW, CAN_RAW);
+}
+
 int main(int argc, char **argv)
 {
-	int is_bcm = argc > 1 && !strcmp(argv[1], "bcm");
 	char buf[64];
 	int fd;
 
-	fd = socket(PF_CAN, is_bcm ? SOCK_DGRAM : SOCK_RAW,
-		    is_bcm ? CAN_BCM : CAN_RAW);
+	fd = open_can_socket(argc > 1 ? argv[1] : "raw");
 	if (fd < 0) {
 		printf("error %s\n", strerror(errno));
 		return 1;

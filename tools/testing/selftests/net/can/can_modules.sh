@@ -3,7 +3,8 @@
 #
 # Module loading and reference counting: socket(PF_CAN, SOCK_RAW, CAN_RAW)
 # loads can and can-raw on demand, an open socket pins can-raw, can-raw
-# pins can, and the module aliases are mainline's.
+# pins can, and the module aliases are mainline's. An ISO-TP socket and
+# "ip link add type vxcan" load our can-isotp and vxcan the same way.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -24,10 +25,11 @@ unload_all() {
 	! is_loaded can
 }
 
-# Start the helper holding a CAN_RAW socket; wait for its "ready".
+# hold_socket [raw|bcm|isotp]: start the helper holding a socket of that
+# protocol (CAN_RAW by default); wait for its "ready".
 hold_socket() {
 	mkfifo "$CAN_TMP/in"
-	"$HOLD" raw < "$CAN_TMP/in" > "$CAN_TMP/hold.out" 2>&1 &
+	"$HOLD" "${1:-raw}" < "$CAN_TMP/in" > "$CAN_TMP/hold.out" 2>&1 &
 	HOLD_PID=$!
 	exec 7> "$CAN_TMP/in"
 	wait_until 10 grep -qE 'ready|error' "$CAN_TMP/hold.out" &&
@@ -93,11 +95,19 @@ test_modprobe_can_raw_pulls_in_can() {
 }
 
 test_modules_carry_mainline_aliases() {
-	modinfo -F alias can | grep -qx "net-pf-29" || { fail "can: no net-pf-29"; return 1; }
-	modinfo -F alias can-raw | grep -qx "can-proto-1" ||
-		{ fail "can-raw: no can-proto-1"; return 1; }
-	modinfo -F alias vcan | grep -qx "rtnl-link-vcan" ||
-		{ fail "vcan: no rtnl-link-vcan"; return 1; }
+	local m alias
+
+	while read -r m alias; do
+		modinfo -F alias "$m" | grep -qx "$alias" || { fail "$m: no $alias"; return 1; }
+	done <<-EOF
+		can net-pf-29
+		can-raw can-proto-1
+		can-bcm can-proto-2
+		can-isotp can-proto-6
+		can-gw can-gw
+		vcan rtnl-link-vcan
+		vxcan rtnl-link-vxcan
+	EOF
 }
 
 # On Debian's kernel ours sit in updates/; the debug kernel of "make
@@ -105,7 +115,7 @@ test_modules_carry_mainline_aliases() {
 test_modules_are_ours_from_updates() {
 	local m path author
 
-	for m in can can-raw vcan; do
+	for m in can can-raw can-bcm can-isotp can-gw vcan vxcan; do
 		path=$(modinfo -n "$m") || return 1
 		author=$(modinfo -F author "$m")
 		log "$m: $path ($author)"
@@ -124,6 +134,39 @@ test_ip_link_add_autoloads_vcan() {
 	is_loaded vcan && { rmmod vcan || return 1; }
 	vcan_add "cm$$" || return 1
 	is_loaded vcan
+}
+
+# socket(PF_CAN, SOCK_DGRAM, CAN_ISOTP) asks for can-proto-6: the module
+# that comes in must be our can-isotp (by build id), pinned by the socket.
+test_isotp_socket_autoloads_our_can_isotp() {
+	local rc=0
+
+	is_loaded can_isotp && { rmmod can_isotp || return 1; }
+	hold_socket isotp || { fail "socket(): $(cat "$CAN_TMP/hold.out")"; return 1; }
+	if ! is_loaded can_isotp; then
+		fail "can_isotp not loaded"
+		rc=1
+	elif ! loaded_from can_isotp net/can/isotp/can-isotp.ko; then
+		rc=1
+	elif rmmod can_isotp 2> /dev/null; then
+		fail "rmmod can_isotp succeeded with a socket open"
+		rc=1
+	fi
+	release_socket
+	[ $rc -eq 0 ] && rmmod can_isotp
+}
+
+# "ip link add type vxcan" asks for rtnl-link-vxcan: our vxcan comes in
+# and makes the pair.
+test_ip_link_add_autoloads_our_vxcan() {
+	is_loaded vxcan && { rmmod vxcan || return 1; }
+	ip link add "vm$$" type vxcan peer name "vn$$" || return 1
+	CAN_LINKS+=("vm$$")
+	is_loaded vxcan || { fail "vxcan not loaded"; return 1; }
+	loaded_from vxcan drivers/net/can/vxcan.ko || return 1
+	ip link show "vn$$" > /dev/null || { fail "no peer vn$$"; return 1; }
+	ip link del "vm$$" || return 1
+	! ip link show "vn$$" > /dev/null 2>&1
 }
 
 test_rmmod_vcan_removes_its_links() {
@@ -155,7 +198,7 @@ test_rmmod_vcan_under_traffic_stops_tools() {
 	return $rc
 }
 
-ktap_header 13
+ktap_header 15
 if ! unload_all; then
 	log "cannot unload the CAN modules: $(lsmod | grep -E '^(can|vcan)')"
 fi
@@ -176,4 +219,6 @@ modprobe can-raw
 modprobe vcan
 run_test stack_reloads_after_unload test_modprobe_can_raw_pulls_in_can
 run_test rmmod_vcan_under_traffic_stops_tools test_rmmod_vcan_under_traffic_stops_tools
+run_test isotp_socket_autoloads_our_can_isotp test_isotp_socket_autoloads_our_can_isotp
+run_test ip_link_add_autoloads_our_vxcan test_ip_link_add_autoloads_our_vxcan
 ktap_finish

@@ -7,7 +7,10 @@
 # must be the one mainline 6.1's can-gw gives for the same commands,
 # recorded in gw_cangw.expected (Debian's can, vcan and can-gw modules in
 # the same VM). The interfaces have fixed names because cangw -L prints
-# them; frames are sent once candump shows in /proc/net/can.
+# them; frames are sent once candump shows in /proc/net/can. Then the
+# permissions: adding and deleting jobs takes CAP_NET_ADMIN in the
+# initial user namespace, which neither user nobody nor the root of a
+# new user namespace has; listing takes none.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -93,6 +96,59 @@ same_section() {
 	[ "${PIPESTATUS[0]}" -eq 0 ]
 }
 
+EPERM_MSG="netlink error -1 (Operation not permitted)"
+
+# refused_eperm CMD...: CMD, a cangw run, fails with EPERM.
+refused_eperm() {
+	local out
+
+	out=$("$@" 2>&1) && { fail "$* succeeded"; return 1; }
+	[ "$out" = "$EPERM_MSG" ] || { fail "$*: $out"; return 1; }
+}
+
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+
+# A job root added stays, whatever nobody asks; nobody still lists it.
+# (cangw -L exits with the size of its request, so only its output counts.)
+test_nobody_cannot_add_or_delete_jobs() {
+	cangw -A -s gA -d gB -e -f 321:7FF || return 1
+	refused_eperm as_nobody cangw -A -s gA -d gB -e -f 322:7FF || return 1
+	refused_eperm as_nobody cangw -D -s gA -d gB -e -f 321:7FF || return 1
+	refused_eperm as_nobody cangw -F || return 1
+	as_nobody cangw -L > "$CAN_TMP/list" 2>&1
+	sed 's/^/# /' "$CAN_TMP/list"
+	[ "$(grep -c '^cangw -A ' "$CAN_TMP/list")" = 1 ] &&
+		grep -q '^cangw -A -s gA -d gB -e -f 321:' "$CAN_TMP/list" ||
+		{ fail "not exactly root's job listed"; return 1; }
+	cangw -F
+}
+
+# The root of a new user namespace administers the network namespace it
+# made (it can add vcans there) but gets EPERM from can-gw for adding,
+# deleting and flushing, as mainline's netlink_capable() check gives it.
+test_user_namespace_root_cannot_add_or_delete_jobs() {
+	local want
+
+	need_user_namespaces || return
+	unshare -Ur -n bash -c '
+		ip link add uA type vcan && ip link add uB type vcan || exit 1
+		echo "vcans: $(ip -o link show type vcan | wc -l)"
+		cangw -A -s uA -d uB -e || echo "add refused"
+		cangw -D -s uA -d uB -e || echo "delete refused"
+		cangw -F || echo "flush refused"' > "$CAN_TMP/userns" 2>&1
+	sed 's/^/# /' "$CAN_TMP/userns"
+	want="vcans: 2
+$EPERM_MSG
+add refused
+$EPERM_MSG
+delete refused
+$EPERM_MSG
+flush refused"
+	[ "$(cat "$CAN_TMP/userns")" = "$want" ]
+}
+
 modprobe can-gw || { echo "Bail out! can-gw does not load"; exit 1; }
 cangw -F
 vcan_add gA && vcan_add gB && vcan_add gFA 72 && vcan_add gFB 72 ||
@@ -104,12 +160,15 @@ vcan_add gA && vcan_add gB && vcan_add gFA 72 && vcan_add gFB 72 ||
 	refused_requests
 } > "$OUT"
 
-ktap_header 6
+ktap_header 8
 run_test cangw_add_and_list_print_as_mainline same_section add
 run_test routed_frames_as_mainline same_section frames
 run_test counters_listed_as_mainline same_section counters
 run_test refused_requests_and_delete_as_mainline same_section errors
 run_test listing_after_delete_as_mainline same_section delete-listing
 run_test flush_leaves_no_job same_section flush-listing
+run_test nobody_cannot_add_or_delete_jobs test_nobody_cannot_add_or_delete_jobs
+run_test user_namespace_root_cannot_add_or_delete_jobs \
+	test_user_namespace_root_cannot_add_or_delete_jobs
 cangw -F
 ktap_finish

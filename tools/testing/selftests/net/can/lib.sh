@@ -159,6 +159,14 @@ loaded_from() {
 		{ fail "loaded $1 (${id:-none}) is not $file"; return 1; }
 }
 
+# need_user_namespaces: 0 if unshare -Ur can make a user namespace, else
+# a skip (4) for run_test; the debug kernel is built without them.
+need_user_namespaces() {
+	unshare -Ur true 2> /dev/null && return 0
+	SKIP_REASON="no user namespaces in this kernel"
+	return 4
+}
+
 # Helpers for CAN controller devices (SJA1000 cards, modelled MCP2515s).
 
 # can_ifaces_of DRIVER-DIR: the interfaces whose device that driver binds,

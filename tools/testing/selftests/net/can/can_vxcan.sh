@@ -4,7 +4,8 @@
 # vxcan as containers use it: iproute2 puts one end of a pair into another
 # network namespace, can-utils talk across, deleting the namespace under
 # traffic takes both ends away, and the module unloads with pairs still
-# present in several namespaces. Pairs within one namespace: can_vxcan.
+# present in several namespaces. A pair needs CAP_NET_ADMIN where each of
+# its ends goes. Pairs within one namespace: can_vxcan.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -167,7 +168,30 @@ test_module_unloads_with_pairs_present() {
 	modprobe vxcan && ip link add vxu$$ type vxcan && ip link del vxu$$
 }
 
-ktap_header 7
+# The root of a new user namespace administers only the network
+# namespace it made: a pair there works, one whose peer goes to the
+# initial namespace (netns 1: that of init) is refused with vxcan's EPERM
+# and leaves no end on either side.
+test_peer_where_caller_lacks_cap_net_admin_is_refused() {
+	local want
+
+	need_user_namespaces || return
+	unshare -Ur -n bash -c "
+		ip link add vxp$$ type vxcan peer name vxq$$ && echo 'own namespace: added'
+		ip link add vxr$$ type vxcan peer name vxs$$ netns 1 ||
+			echo 'initial namespace: refused'
+		echo \"ends here: \$(ip -o link show type vxcan | wc -l)\"" \
+		> "$CAN_TMP/userns" 2>&1
+	sed 's/^/# /' "$CAN_TMP/userns"
+	want="own namespace: added
+Error: No permission in the peer's namespace.
+initial namespace: refused
+ends here: 2"
+	[ "$(cat "$CAN_TMP/userns")" = "$want" ] || { fail "not as expected"; return 1; }
+	link_gone "vxs$$" || { fail "the peer was made in the initial namespace"; return 1; }
+}
+
+ktap_header 8
 modprobe vxcan || { echo "# vxcan module missing"; exit 1; }
 run_test ip_link_creates_a_pair_across_namespaces test_ip_link_creates_a_pair_across_namespaces
 run_test cansend_on_host_reaches_candump_in_namespace \
@@ -182,4 +206,6 @@ run_test deleting_the_guest_end_removes_the_host_end \
 	test_deleting_the_guest_end_removes_the_host_end
 run_test module_unloads_with_pairs_present test_module_unloads_with_pairs_present
 teardown_pair
+run_test peer_where_caller_lacks_cap_net_admin_is_refused \
+	test_peer_where_caller_lacks_cap_net_admin_is_refused
 ktap_finish

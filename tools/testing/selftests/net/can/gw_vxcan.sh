@@ -7,7 +7,10 @@
 # Frames cross both ways unchanged and are counted, the echo of one job
 # stops at the other through the hop limit, and deleting the namespace
 # under traffic removes the pair and with it both jobs (the device
-# notifier) and nothing else; the host can set it all up again.
+# notifier) and nothing else; the host can set it all up again. A chain
+# of gateways through the pair counts against the module's max_hops,
+# which a reload raises (and clamps to 1..6), and unloading can-gw with
+# jobs in both namespaces and frames flowing takes every job along.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -18,6 +21,8 @@ HOST=gwh$$
 GUEST=gwg$$
 LOOP_A=gwla$$
 LOOP_B=gwlb$$
+# The container's own buses, at the end of the chain.
+CHAIN=(gwn1$$ gwn2$$ gwn3$$)
 DMESG_MARK=
 TRAFFIC_PID=
 
@@ -229,6 +234,117 @@ test_jobs_in_two_namespaces_do_not_route_for_ever() {
 	wait_until 20 link_gone "$HOST" || { fail "host end survived"; return 1; }
 }
 
+# The chain: the host's job from the bus into the container, and the
+# container's jobs from its end along its three buses, all with echo.
+add_chain_jobs() {
+	cangw -A -s "$BUS" -d "$HOST" -e &&
+		in_ns cangw -A -s "$GUEST" -d "${CHAIN[0]}" -e &&
+		in_ns cangw -A -s "${CHAIN[0]}" -d "${CHAIN[1]}" -e &&
+		in_ns cangw -A -s "${CHAIN[1]}" -d "${CHAIN[2]}" -e
+}
+
+setup_chain() {
+	local l
+
+	ip netns add "$NS" || return 1
+	ip link add "$HOST" type vxcan peer name "$GUEST" netns "$NS" || return 1
+	ip link set "$HOST" up && in_ns ip link set "$GUEST" up || return 1
+	for l in "${CHAIN[@]}"; do
+		in_ns ip link add "$l" type vcan && in_ns ip link set "$l" up || return 1
+	done
+	link_ready "$HOST" && link_ready "$GUEST" "$NS" || return 1
+	add_chain_jobs || { fail "cangw -A"; return 1; }
+}
+
+# "handled dropped deleted" of each job along the chain.
+chain_counters() {
+	echo "$(job "$BUS" "$HOST") / $(job "$GUEST" "${CHAIN[0]}" "$NS") /" \
+		"$(job "${CHAIN[0]}" "${CHAIN[1]}" "$NS") /" \
+		"$(job "${CHAIN[1]}" "${CHAIN[2]}" "$NS")"
+}
+
+# send_along_chain WANT: one frame onto the bus; the chain's counters
+# become WANT (the last job to see the frame counts it last).
+send_along_chain() {
+	cansend "$BUS" 4A5#0102 || return 1
+	wait_until 5 output_cmp = "$1" chain_counters ||
+		{ fail "counters $(chain_counters), not $1"; return 1; }
+}
+
+gw_has_rx_entries() {
+	grep -qsE " gw *$" /proc/net/can/rcvlist_* ||
+		in_ns grep -qsE " gw *$" /proc/net/can/rcvlist_*
+}
+
+# reload_gw [PARAMETERS]: can-gw unloaded and loaded again with them.
+reload_gw() {
+	rmmod can_gw || { fail "rmmod can_gw"; return 1; }
+	modprobe can-gw "$@" || { fail "modprobe can-gw $*"; return 1; }
+}
+
+max_hops_is() {
+	[ "$(cat /sys/module/can_gw/parameters/max_hops)" = "$1" ] ||
+		{ fail "max_hops $(cat /sys/module/can_gw/parameters/max_hops), not $1"; return 1; }
+}
+
+# With the default max_hops of 1 the container's first job deletes what
+# the host's job routed into the pair.
+test_chain_stops_after_one_gateway_by_default() {
+	max_hops_is 1 || return 1
+	setup_chain || return 1
+	send_along_chain "1 0 0 / 0 0 1 / 0 0 0 / 0 0 0"
+}
+
+# rmmod with jobs here and in the container while frames are routed
+# through them: the module goes, and with it every job and every
+# subscription in both namespaces; the sender on the bus goes on.
+test_rmmod_with_jobs_in_two_namespaces_removes_them() {
+	timeout 30 cangen "$BUS" -g 1 -p 1 -L 8 > "$CAN_TMP/cangen" 2>&1 &
+	TRAFFIC_PID=$!
+	wait_until 10 routed_into_container_over 20 ||
+		{ fail "no traffic routed: $(cat "$CAN_TMP/cangen")"; return 1; }
+	gw_has_rx_entries || { fail "no gw entry in /proc/net/can"; return 1; }
+	rmmod can_gw || { fail "rmmod can_gw with jobs"; return 1; }
+	[ ! -d /sys/module/can_gw ] || { fail "can_gw still loaded"; return 1; }
+	! gw_has_rx_entries || { fail "gw entries outlive the module"; return 1; }
+	kill "$TRAFFIC_PID" 2> /dev/null || { fail "cangen on $BUS ended"; return 1; }
+	wait "$TRAFFIC_PID"
+	TRAFFIC_PID=
+	modprobe can-gw max_hops=3 || return 1
+	[ -z "$(cangw -L)" ] && [ -z "$(in_ns cangw -L)" ] ||
+		{ fail "jobs listed after the reload"; return 1; }
+}
+
+# max_hops 3: the frame passes the host's job and two of the container's,
+# and the third deletes it. Jobs may now have hop limits up to 3.
+test_max_hops_3_lets_a_frame_pass_three_gateways() {
+	local pid
+
+	max_hops_is 3 || return 1
+	add_chain_jobs || { fail "cangw -A"; return 1; }
+	timeout 20 ip netns exec "$NS" candump -L -n 1 "${CHAIN[1]}" \
+		> "$CAN_TMP/dump" 2>&1 &
+	pid=$!
+	wait_until 10 in_ns grep -qsE "^ +${CHAIN[1]} .* raw *$" /proc/net/can/rcvlist_all ||
+		{ fail "candump did not bind"; return 1; }
+	send_along_chain "1 0 0 / 1 0 0 / 1 0 0 / 0 0 1" || return 1
+	wait "$pid" || { fail "candump: $(cat "$CAN_TMP/dump")"; return 1; }
+	grep -q " 4A5#0102$" "$CAN_TMP/dump" || { fail "$(cat "$CAN_TMP/dump")"; return 1; }
+	cangw -A -s "$BUS" -d "$OTHER" -l 3 || { fail "hop limit 3 refused"; return 1; }
+	cangw -A -s "$BUS" -d "$OTHER" -l 4 2> /dev/null && { fail "hop limit 4 taken"; return 1; }
+	cangw -D -s "$BUS" -d "$OTHER" -l 3
+}
+
+# Values outside 1..6 are clamped when the module loads.
+test_max_hops_out_of_range_is_clamped() {
+	cangw -F && in_ns cangw -F || return 1
+	reload_gw max_hops=0 && max_hops_is 1 || return 1
+	reload_gw max_hops=7 && max_hops_is 6 || return 1
+	reload_gw && max_hops_is 1 || return 1
+	ip netns del "$NS" || return 1
+	wait_until 20 link_gone "$HOST" || { fail "host end survived"; return 1; }
+}
+
 test_kernel_log_is_clean() {
 	if dmesg | sed -n "$DMESG_MARK,\$p" |
 		grep -E "BUG|WARNING|Oops|refcount|leak|unregister_netdevice"; then
@@ -256,7 +372,7 @@ modprobe can-gw && modprobe vxcan || { echo "Bail out! can-gw or vxcan does not 
 cangw -F
 vcan_add "$BUS" && vcan_add "$OTHER" || { echo "Bail out! no vcan"; exit 1; }
 DMESG_MARK=$(($(dmesg | wc -l) + 1))
-ktap_header 10
+ktap_header 14
 run_test jobs_between_bus_and_container test_jobs_between_bus_and_container
 run_test frames_from_bus_reach_container test_frames_from_bus_reach_container
 run_test frames_from_container_reach_bus test_frames_from_container_reach_bus
@@ -269,5 +385,13 @@ run_test job_between_the_ends_of_a_pair_routes_once \
 	test_job_between_the_ends_of_a_pair_routes_once
 run_test jobs_in_two_namespaces_do_not_route_for_ever \
 	test_jobs_in_two_namespaces_do_not_route_for_ever
+run_test chain_stops_after_one_gateway_by_default \
+	test_chain_stops_after_one_gateway_by_default
+run_test rmmod_with_jobs_in_two_namespaces_removes_them \
+	test_rmmod_with_jobs_in_two_namespaces_removes_them
+stop_traffic
+run_test max_hops_3_lets_a_frame_pass_three_gateways \
+	test_max_hops_3_lets_a_frame_pass_three_gateways
+run_test max_hops_out_of_range_is_clamped test_max_hops_out_of_range_is_clamped
 run_test kernel_log_is_clean test_kernel_log_is_clean
 ktap_finish

@@ -315,7 +315,8 @@ test_edge_triggered_line_survives_spi_error() {
 		{ fail "SPI errors not reached: $(cat "$DBG/spi_fail") left"; return 1; }
 	echo "322#02" > "$chip/inject" || return 1
 	wait_until 5 output_cmp = $((rx0 + 2)) can_stat "$A" rx_packets ||
-		{ fail "$A received $(($(can_stat "$A" rx_packets) - rx0)) of 2 frames after the SPI errors"; return 1; }
+		{ fail "$A received $(($(can_stat "$A" rx_packets) - rx0)) of 2 frames" \
+			"after the SPI errors"; return 1; }
 	rmmod mcp2515_model
 }
 

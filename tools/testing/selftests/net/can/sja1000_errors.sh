@@ -125,7 +125,8 @@ test_bus_off_counts_the_frame_in_flight() {
 	can_state_is "$DEV" BUS-OFF || { fail "state"; return 1; }
 	[ "$(dev_stat tx_dropped)" = $((drop0 + 1)) ] &&
 		[ "$(dev_stat tx_aborted_errors)" = $((abort0 + 1)) ] ||
-		{ fail "tx_dropped $drop0 -> $(dev_stat tx_dropped), tx_aborted_errors $abort0 -> $(dev_stat tx_aborted_errors)"; return 1; }
+		{ fail "tx_dropped $drop0 -> $(dev_stat tx_dropped)," \
+			"tx_aborted_errors $abort0 -> $(dev_stat tx_aborted_errors)"; return 1; }
 	ip link set "$DEV" type can restart || return 1
 	can_state_is "$DEV" ERROR-ACTIVE || { fail "no restart"; return 1; }
 	cansend "$DEV" 7A1#22 || { fail "queue stuck after restart"; return 1; }

@@ -49,7 +49,7 @@ static netdev_tx_t vcan_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	bool is_loopback;
 	unsigned int len;
 
-	if (can_dropped_invalid_tx_skb(dev, skb))
+	if (can_dropped_invalid_skb(dev, skb))
 		return NETDEV_TX_OK;
 
 	len = can_skb_get_data_len(skb);

@@ -69,28 +69,29 @@ struct can_priv {
 };
 
 /* dev.c */
-struct net_device *can_dev_alloc(int sizeof_priv, unsigned int echo_skb_max);
-void can_dev_free(struct net_device *dev);
-int can_dev_register(struct net_device *dev);
-void can_dev_unregister(struct net_device *dev);
-int can_dev_open(struct net_device *dev);
-void can_dev_close(struct net_device *dev);
+struct net_device *alloc_candev_mqs(int sizeof_priv, unsigned int echo_skb_max,
+				    unsigned int txqs, unsigned int rxqs);
+#define alloc_candev(sizeof_priv, echo_skb_max) \
+	alloc_candev_mqs(sizeof_priv, echo_skb_max, 1, 1)
+
+/* One count for both directions; a function, as it uses @count twice. */
+static inline struct net_device *alloc_candev_mq(int sizeof_priv,
+						 unsigned int echo_skb_max,
+						 unsigned int count)
+{
+	return alloc_candev_mqs(sizeof_priv, echo_skb_max, count, count);
+}
+
+void free_candev(struct net_device *dev);
+int register_candev(struct net_device *dev);
+void unregister_candev(struct net_device *dev);
+int open_candev(struct net_device *dev);
+void close_candev(struct net_device *dev);
 void can_change_state(struct net_device *dev, struct can_frame *cf,
 		      enum can_state tx_state, enum can_state rx_state);
 void can_bus_off(struct net_device *dev);
-int can_dev_restart_now(struct net_device *dev);
+int can_restart_now(struct net_device *dev);
 bool can_dev_is_can(const struct net_device *dev);
-
-/* skb.c */
-int can_put_echo_skb(struct sk_buff *skb, struct net_device *dev,
-		     unsigned int idx);
-unsigned int can_get_echo_skb(struct net_device *dev, unsigned int idx);
-void can_free_echo_skb(struct net_device *dev, unsigned int idx);
-bool can_drop_echo_skb(struct net_device *dev, unsigned int idx);
-void can_flush_echo_skbs(struct net_device *dev);
-struct sk_buff *can_skb_alloc(struct net_device *dev, struct can_frame **cf);
-struct sk_buff *can_err_skb_alloc(struct net_device *dev,
-				  struct can_frame **cf);
 
 /* netlink.c */
 int can_netlink_register(void);
@@ -100,6 +101,33 @@ extern struct rtnl_link_ops can_link_ops;
 static inline bool can_is_ctrlmode(const struct can_priv *priv, u32 mode)
 {
 	return priv->ctrlmode & mode;
+}
+
+/**
+ * can_dev_dropped_skb() - drop a frame a controller driver must not send
+ * @dev: the transmitting device, from can-dev
+ * @skb: the frame from ndo_start_xmit
+ *
+ * A controller in listen-only mode never transmits, so a frame queued for
+ * it would wait for ever; it is freed and counted in tx_dropped. Other
+ * frames get the checks of can_dropped_invalid_skb(). Any context
+ * (ndo_start_xmit).
+ *
+ * Return: true if @skb was dropped and the driver must return
+ * NETDEV_TX_OK without touching it.
+ */
+static inline bool can_dev_dropped_skb(struct net_device *dev,
+				       struct sk_buff *skb)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	if (!(priv->ctrlmode & CAN_CTRLMODE_LISTENONLY))
+		return can_dropped_invalid_skb(dev, skb);
+
+	netdev_info_once(dev, "listen-only: frames to send are dropped\n");
+	kfree_skb(skb);
+	dev->stats.tx_dropped++;
+	return true;
 }
 
 #endif /* !_LINUX_CAN_DEV_LAYER_H */

@@ -12,6 +12,23 @@
 #include <linux/skbuff.h>
 #include <net/sock.h>
 
+/* skb.c, in can-dev */
+struct sk_buff *alloc_can_skb(struct net_device *dev, struct can_frame **cf);
+struct sk_buff *alloc_can_err_skb(struct net_device *dev,
+				  struct can_frame **cf);
+int can_put_echo_skb(struct sk_buff *skb, struct net_device *dev,
+		     unsigned int idx, unsigned int frame_len);
+unsigned int __must_check can_get_echo_skb(struct net_device *dev,
+					   unsigned int idx,
+					   unsigned int *frame_len_ptr);
+struct sk_buff *__can_get_echo_skb(struct net_device *dev, unsigned int idx,
+				   unsigned int *len_ptr,
+				   unsigned int *frame_len_ptr);
+bool can_drop_echo_skb(struct net_device *dev, unsigned int idx);
+void can_free_echo_skb(struct net_device *dev, unsigned int idx,
+		       unsigned int *frame_len_ptr);
+void can_flush_echo_skb(struct net_device *dev);
+
 /**
  * struct can_skb_priv - bookkeeping kept in the headroom of a CAN skb
  * @ifindex: interface the frame was received on or is sent to
@@ -170,7 +187,7 @@ static inline bool can_skb_headroom_valid(struct net_device *dev,
 }
 
 /**
- * can_dropped_invalid_tx_skb() - drop a frame a CAN driver must not send
+ * can_dropped_invalid_skb() - drop a frame a CAN driver must not send
  * @dev: the transmitting device
  * @skb: the frame from ndo_start_xmit
  *
@@ -186,8 +203,8 @@ static inline bool can_skb_headroom_valid(struct net_device *dev,
  * Return: true if @skb was dropped and the driver must return
  * NETDEV_TX_OK without touching it.
  */
-static inline bool can_dropped_invalid_tx_skb(struct net_device *dev,
-					      struct sk_buff *skb)
+static inline bool can_dropped_invalid_skb(struct net_device *dev,
+					   struct sk_buff *skb)
 {
 	bool ok;
 

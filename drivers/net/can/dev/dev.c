@@ -44,9 +44,9 @@ static int can_restart(struct net_device *dev)
 	if (netif_carrier_ok(dev))
 		return -EBUSY;
 
-	can_flush_echo_skbs(dev);
+	can_flush_echo_skb(dev);
 
-	skb = can_err_skb_alloc(dev, &cf);
+	skb = alloc_can_err_skb(dev, &cf);
 	if (skb) {
 		cf->can_id |= CAN_ERR_RESTARTED;
 		netif_rx(skb);
@@ -77,7 +77,7 @@ static void can_restart_work(struct work_struct *work)
 }
 
 /**
- * can_dev_restart_now() - restart a device in bus-off at the user's request
+ * can_restart_now() - restart a device in bus-off at the user's request
  * @dev: the device, up
  *
  * Process context, RTNL held (netlink).
@@ -85,7 +85,7 @@ static void can_restart_work(struct work_struct *work)
  * Return: 0; -EINVAL if automatic restart is configured, -EBUSY if the
  * device is not bus-off, or the driver's error from do_set_mode.
  */
-int can_dev_restart_now(struct net_device *dev)
+int can_restart_now(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
@@ -97,7 +97,7 @@ int can_dev_restart_now(struct net_device *dev)
 	cancel_delayed_work_sync(&priv->restart_work);
 	return can_restart(dev);
 }
-EXPORT_SYMBOL_GPL(can_dev_restart_now);
+EXPORT_SYMBOL_GPL(can_restart_now);
 
 /**
  * can_bus_off() - the controller went bus-off
@@ -186,25 +186,32 @@ void can_change_state(struct net_device *dev, struct can_frame *cf,
 EXPORT_SYMBOL_GPL(can_change_state);
 
 /**
- * can_dev_alloc() - allocate a CAN netdevice
+ * alloc_candev_mqs() - allocate a CAN netdevice
  * @sizeof_priv: size of the driver's private data, which starts with
  *	struct can_priv
  * @echo_skb_max: number of TX slots that wait for confirmation
+ * @txqs: number of transmit queues, at least 1
+ * @rxqs: number of receive queues, at least 1
  *
  * Process context. The device is named can%d and starts in
- * CAN_STATE_STOPPED with no bit timing.
+ * CAN_STATE_STOPPED with no bit timing. Drivers with a single queue of
+ * each kind use the alloc_candev() shorthand, those with one count for
+ * both alloc_candev_mq().
  *
  * Return: the device, or NULL if memory ran out. Free it with
- * can_dev_free().
+ * free_candev().
  */
-struct net_device *can_dev_alloc(int sizeof_priv, unsigned int echo_skb_max)
+struct net_device *alloc_candev_mqs(int sizeof_priv, unsigned int echo_skb_max,
+				    unsigned int txqs, unsigned int rxqs)
 {
 	size_t echo_off = ALIGN(sizeof_priv, sizeof(struct sk_buff *));
 	struct net_device *dev;
 	struct can_priv *priv;
 
-	dev = alloc_netdev(echo_off + echo_skb_max * sizeof(struct sk_buff *),
-			   "can%d", NET_NAME_UNKNOWN, can_setup);
+	dev = alloc_netdev_mqs(echo_off +
+			       echo_skb_max * sizeof(struct sk_buff *),
+			       "can%d", NET_NAME_UNKNOWN, can_setup,
+			       txqs, rxqs);
 	if (!dev)
 		return NULL;
 
@@ -217,24 +224,47 @@ struct net_device *can_dev_alloc(int sizeof_priv, unsigned int echo_skb_max)
 	netdev_dbg(dev, "allocated\n");
 	return dev;
 }
-EXPORT_SYMBOL_GPL(can_dev_alloc);
+EXPORT_SYMBOL_GPL(alloc_candev_mqs);
 
 /**
- * can_dev_free() - free a device from can_dev_alloc()
+ * free_candev() - free a device from alloc_candev()
  * @dev: the device, unregistered or never registered
  *
  * Process context. Waits for a restart still scheduled (a bus-off that
  * came after ndo_stop cancelled the last one), which would otherwise
  * run on freed memory.
  */
-void can_dev_free(struct net_device *dev)
+void free_candev(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
 	cancel_delayed_work_sync(&priv->restart_work);
 	free_netdev(dev);
 }
-EXPORT_SYMBOL_GPL(can_dev_free);
+EXPORT_SYMBOL_GPL(free_candev);
+
+/**
+ * register_candev() - make a CAN device visible
+ * @dev: from alloc_candev(), with the can_priv fields the driver
+ *	supports filled in
+ *
+ * Process context, RTNL not held.
+ *
+ * Return: 0, -EINVAL if the driver gave bit timing limits but no
+ * do_set_bittiming, or register_netdev()'s error.
+ */
+int register_candev(struct net_device *dev)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	if (WARN_ON_ONCE(priv->bittiming_const && !priv->do_set_bittiming))
+		return -EINVAL;
+
+	dev->rtnl_link_ops = &can_link_ops;
+	netif_carrier_off(dev);
+	return register_netdev(dev);
+}
+EXPORT_SYMBOL_GPL(register_candev);
 
 /**
  * can_dev_is_can() - tell whether @dev was created by this layer
@@ -249,49 +279,26 @@ bool can_dev_is_can(const struct net_device *dev)
 EXPORT_SYMBOL_GPL(can_dev_is_can);
 
 /**
- * can_dev_register() - make a CAN device visible
- * @dev: from can_dev_alloc(), with the can_priv fields the driver
- *	supports filled in
- *
- * Process context, RTNL not held.
- *
- * Return: 0, -EINVAL if the driver gave bit timing limits but no
- * do_set_bittiming, or register_netdev()'s error.
- */
-int can_dev_register(struct net_device *dev)
-{
-	struct can_priv *priv = netdev_priv(dev);
-
-	if (WARN_ON_ONCE(priv->bittiming_const && !priv->do_set_bittiming))
-		return -EINVAL;
-
-	dev->rtnl_link_ops = &can_link_ops;
-	netif_carrier_off(dev);
-	return register_netdev(dev);
-}
-EXPORT_SYMBOL_GPL(can_dev_register);
-
-/**
- * can_dev_unregister() - remove a CAN device from the system
+ * unregister_candev() - remove a CAN device from the system
  * @dev: a registered device; closed first if it is up
  *
  * Process context, RTNL not held.
  */
-void can_dev_unregister(struct net_device *dev)
+void unregister_candev(struct net_device *dev)
 {
 	unregister_netdev(dev);
 }
-EXPORT_SYMBOL_GPL(can_dev_unregister);
+EXPORT_SYMBOL_GPL(unregister_candev);
 
 /**
- * can_dev_open() - common checks of a driver's ndo_open
+ * open_candev() - common checks of a driver's ndo_open
  * @dev: the device being opened
  *
  * Process context, RTNL held. Call before starting the controller.
  *
  * Return: 0, or -EINVAL if no bitrate was configured.
  */
-int can_dev_open(struct net_device *dev)
+int open_candev(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
@@ -303,10 +310,10 @@ int can_dev_open(struct net_device *dev)
 	netif_carrier_on(dev);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(can_dev_open);
+EXPORT_SYMBOL_GPL(open_candev);
 
 /**
- * can_dev_close() - common part of a driver's ndo_stop
+ * close_candev() - common part of a driver's ndo_stop
  * @dev: the device being closed
  *
  * Process context, RTNL held; the driver must not hold a lock its
@@ -314,16 +321,16 @@ EXPORT_SYMBOL_GPL(can_dev_open);
  * is running. Safe to call before or after the controller is put into
  * reset; after its interrupts are silenced is best, as no bus-off can
  * then schedule a new restart. One that is scheduled anyway finds the
- * interface down and does nothing, and can_dev_free() cancels it.
+ * interface down and does nothing, and free_candev() cancels it.
  */
-void can_dev_close(struct net_device *dev)
+void close_candev(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
 	cancel_delayed_work_sync(&priv->restart_work);
 	netif_carrier_off(dev);
 }
-EXPORT_SYMBOL_GPL(can_dev_close);
+EXPORT_SYMBOL_GPL(close_candev);
 
 /* Our controllers speak classic CAN only, so their MTU stays CAN_MTU:
  * a change reaches NETDEV_PRECHANGEMTU only when the value differs, and

@@ -348,17 +348,17 @@ static void received_dlc_is_kept_only_when_asked(struct kunit *test)
 {
 	struct can_frame cf = { };
 
-	can_frame_set_len(&cf, 12, true);
+	can_frame_set_cc_len(&cf, 12, CAN_CTRLMODE_CC_LEN8_DLC);
 	KUNIT_EXPECT_EQ(test, cf.len, 8);
 	KUNIT_EXPECT_EQ(test, cf.len8_dlc, 12);
 
 	memset(&cf, 0, sizeof(cf));
-	can_frame_set_len(&cf, 12, false);
+	can_frame_set_cc_len(&cf, 12, 0);
 	KUNIT_EXPECT_EQ(test, cf.len, 8);
 	KUNIT_EXPECT_EQ(test, cf.len8_dlc, 0);
 
 	memset(&cf, 0, sizeof(cf));
-	can_frame_set_len(&cf, 5, true);
+	can_frame_set_cc_len(&cf, 5, CAN_CTRLMODE_CC_LEN8_DLC);
 	KUNIT_EXPECT_EQ(test, cf.len, 5);
 	KUNIT_EXPECT_EQ(test, cf.len8_dlc, 0);
 }
@@ -369,12 +369,13 @@ static void sent_dlc_uses_len8_dlc_only_when_valid(struct kunit *test)
 	struct can_frame five = { .len = 5, .len8_dlc = 12 };
 	struct can_frame low = { .len = 8, .len8_dlc = 8 };
 	struct can_frame high = { .len = 8, .len8_dlc = 16 };
+	const u32 len8 = CAN_CTRLMODE_CC_LEN8_DLC;
 
-	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&eight, true), 12);
-	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&eight, false), 8);
-	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&five, true), 5);
-	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&low, true), 8);
-	KUNIT_EXPECT_EQ(test, can_frame_get_dlc(&high, true), 8);
+	KUNIT_EXPECT_EQ(test, can_get_cc_dlc(&eight, len8), 12);
+	KUNIT_EXPECT_EQ(test, can_get_cc_dlc(&eight, 0), 8);
+	KUNIT_EXPECT_EQ(test, can_get_cc_dlc(&five, len8), 5);
+	KUNIT_EXPECT_EQ(test, can_get_cc_dlc(&low, len8), 8);
+	KUNIT_EXPECT_EQ(test, can_get_cc_dlc(&high, len8), 8);
 }
 
 /* Without stuff bits an SFF frame has 47 bits around its data (SOF 1,

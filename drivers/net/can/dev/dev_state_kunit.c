@@ -59,7 +59,7 @@ static const struct net_device_ops stub_netdev_ops = {
 static struct net_device *stub_create(struct kunit *test, bool up,
 				      int restart_ms)
 {
-	struct net_device *dev = can_dev_alloc(sizeof(struct stub_priv), 1);
+	struct net_device *dev = alloc_candev(sizeof(struct stub_priv), 1);
 	struct stub_priv *stub;
 	int err;
 
@@ -68,9 +68,9 @@ static struct net_device *stub_create(struct kunit *test, bool up,
 	stub->can.do_set_mode = stub_set_mode;
 	stub->can.restart_ms = restart_ms;
 	dev->netdev_ops = &stub_netdev_ops;
-	err = can_dev_register(dev);
+	err = register_candev(dev);
 	if (err)
-		can_dev_free(dev);
+		free_candev(dev);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	if (up) {
 		rtnl_lock();
@@ -84,8 +84,8 @@ static struct net_device *stub_create(struct kunit *test, bool up,
 
 static void stub_destroy(struct net_device *dev)
 {
-	can_dev_unregister(dev);
-	can_dev_free(dev);
+	unregister_candev(dev);
+	free_candev(dev);
 }
 
 static int restart_now(struct net_device *dev)
@@ -93,7 +93,7 @@ static int restart_now(struct net_device *dev)
 	int err;
 
 	rtnl_lock();
-	err = can_dev_restart_now(dev);
+	err = can_restart_now(dev);
 	rtnl_unlock();
 	return err;
 }
@@ -192,24 +192,32 @@ static struct kunit_suite restart_suite = {
 /* Each echo case gets a device with three echo slots, never registered. */
 static int echo_init(struct kunit *test)
 {
-	test->priv = can_dev_alloc(sizeof(struct can_priv), 3);
+	test->priv = alloc_candev(sizeof(struct can_priv), 3);
 	return test->priv ? 0 : -ENOMEM;
 }
 
 static void echo_exit(struct kunit *test)
 {
-	can_dev_free(test->priv);
+	free_candev(test->priv);
 }
 
-/* Fill echo slot @idx with a frame as a driver's xmit would. */
-static void put_frame(struct kunit *test, unsigned int idx)
+/* Fill echo slot @idx with a frame of @frame_len bytes on the wire, as
+ * a driver's xmit would.
+ */
+static void put_frame_len(struct kunit *test, unsigned int idx,
+			  unsigned int frame_len)
 {
 	struct net_device *dev = test->priv;
 	struct can_frame *cf;
-	struct sk_buff *skb = can_skb_alloc(dev, &cf);
+	struct sk_buff *skb = alloc_can_skb(dev, &cf);
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	KUNIT_ASSERT_EQ(test, can_put_echo_skb(skb, dev, idx), 0);
+	KUNIT_ASSERT_EQ(test, can_put_echo_skb(skb, dev, idx, frame_len), 0);
+}
+
+static void put_frame(struct kunit *test, unsigned int idx)
+{
+	put_frame_len(test, idx, 0);
 }
 
 static void expect_lost(struct kunit *test, unsigned long frames)
@@ -228,9 +236,9 @@ static void flushed_frames_count_dropped_and_aborted(struct kunit *test)
 {
 	put_frame(test, 0);
 	put_frame(test, 2);
-	can_flush_echo_skbs(test->priv);
+	can_flush_echo_skb(test->priv);
 	expect_lost(test, 2);
-	can_flush_echo_skbs(test->priv);
+	can_flush_echo_skb(test->priv);
 	expect_lost(test, 2);
 }
 
@@ -239,7 +247,7 @@ static void dropped_frame_is_counted_once(struct kunit *test)
 	put_frame(test, 1);
 	KUNIT_EXPECT_TRUE(test, can_drop_echo_skb(test->priv, 1));
 	KUNIT_EXPECT_FALSE(test, can_drop_echo_skb(test->priv, 1));
-	can_flush_echo_skbs(test->priv);
+	can_flush_echo_skb(test->priv);
 	expect_lost(test, 1);
 }
 
@@ -247,15 +255,33 @@ static void dropped_frame_is_counted_once(struct kunit *test)
 static void freed_frame_is_not_counted(struct kunit *test)
 {
 	put_frame(test, 0);
-	can_free_echo_skb(test->priv, 0);
-	can_flush_echo_skbs(test->priv);
+	can_free_echo_skb(test->priv, 0, NULL);
+	can_flush_echo_skb(test->priv);
 	expect_lost(test, 0);
+}
+
+/* The wire length given at xmit comes back at completion, for BQL. */
+static void frame_len_comes_back_on_completion(struct kunit *test)
+{
+	unsigned int frame_len = 1;
+
+	put_frame_len(test, 0, 17);
+	put_frame_len(test, 1, 9);
+	can_free_echo_skb(test->priv, 0, &frame_len);
+	KUNIT_EXPECT_EQ(test, frame_len, 17);
+	KUNIT_EXPECT_EQ(test, can_get_echo_skb(test->priv, 1, &frame_len), 0);
+	KUNIT_EXPECT_EQ(test, frame_len, 9);
+	KUNIT_EXPECT_EQ(test, can_get_echo_skb(test->priv, 1, &frame_len), 0);
+	KUNIT_EXPECT_EQ(test, frame_len, 9);
+	can_free_echo_skb(test->priv, 2, &frame_len);
+	KUNIT_EXPECT_EQ(test, frame_len, 0);
 }
 
 static struct kunit_case echo_cases[] = {
 	KUNIT_CASE(flushed_frames_count_dropped_and_aborted),
 	KUNIT_CASE(dropped_frame_is_counted_once),
 	KUNIT_CASE(freed_frame_is_not_counted),
+	KUNIT_CASE(frame_len_comes_back_on_completion),
 	{ }
 };
 

@@ -209,7 +209,7 @@ static int apply_change(struct net_device *dev,
 	if (chg->has_restart_ms)
 		priv->restart_ms = chg->restart_ms;
 	if (chg->wants_restart)
-		return can_dev_restart_now(dev);
+		return can_restart_now(dev);
 	return 0;
 }
 
@@ -335,7 +335,7 @@ static int can_fill_xstats(struct sk_buff *skb, const struct net_device *dev)
 		       &priv->can_stats);
 }
 
-/* Only a device registered through can_dev_register() uses these ops. */
+/* Only a device registered through register_candev() uses these ops. */
 static void can_link_setup(struct net_device *dev)
 {
 }

@@ -12,9 +12,11 @@
 /**
  * can_put_echo_skb() - keep a frame being sent until it is confirmed
  * @skb: frame from ndo_start_xmit, already checked by
- *	can_dropped_invalid_tx_skb(); consumed in every case
+ *	can_dropped_invalid_skb(); consumed in every case
  * @dev: the sending device
  * @idx: the controller's TX slot the frame goes to
+ * @frame_len: the frame's length on the wire for byte queue limits, given
+ *	back on completion; 0 if the driver does not account it
  *
  * Call before starting the transmission: the TX-done interrupt may come
  * at once. The driver keeps xmit and TX-done from using one slot at the
@@ -25,7 +27,7 @@
  * could not be made.
  */
 int can_put_echo_skb(struct sk_buff *skb, struct net_device *dev,
-		     unsigned int idx)
+		     unsigned int idx, unsigned int frame_len)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
@@ -41,53 +43,89 @@ int can_put_echo_skb(struct sk_buff *skb, struct net_device *dev,
 
 	skb->dev = dev;
 	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	can_skb_prv(skb)->frame_len = frame_len;
+	/* A hardware timestamp was asked for: the driver supplies it when
+	 * the frame completes, and the echo reports it then.
+	 */
+	if (skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP)
+		skb_shinfo(skb)->tx_flags |= SKBTX_IN_PROGRESS;
 	skb_tx_timestamp(skb);
 	priv->echo_skb[idx] = skb;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(can_put_echo_skb);
 
-static unsigned int payload_len(const struct sk_buff *skb)
+/**
+ * __can_get_echo_skb() - take the confirmed frame out of slot @idx
+ * @dev: the device
+ * @idx: TX slot
+ * @len_ptr: set to the payload length, for tx_bytes
+ * @frame_len_ptr: if not NULL, set to the frame_len given to
+ *	can_put_echo_skb()
+ *
+ * For drivers that deliver the echo themselves (from NAPI, say). A
+ * pending hardware timestamp is reported to the sender here. Any
+ * context; same rules for the slot as can_put_echo_skb().
+ *
+ * Return: the frame, marked as received and owned by the caller, who
+ * passes it up the stack; NULL if the slot was empty or nobody asked for
+ * the echo (the frame is freed then, with *@len_ptr still set).
+ */
+struct sk_buff *__can_get_echo_skb(struct net_device *dev, unsigned int idx,
+				   unsigned int *len_ptr,
+				   unsigned int *frame_len_ptr)
 {
-	const struct canfd_frame *cfd = (const struct canfd_frame *)skb->data;
+	struct can_priv *priv = netdev_priv(dev);
+	struct sk_buff *skb;
 
-	if (can_is_can_skb(skb) && (cfd->can_id & CAN_RTR_FLAG))
-		return 0;
-	return cfd->len;
+	*len_ptr = 0;
+	if (WARN_ON_ONCE(idx >= priv->echo_skb_max))
+		return NULL;
+	skb = priv->echo_skb[idx];
+	if (!skb)
+		return NULL;
+	priv->echo_skb[idx] = NULL;
+
+	if (skb_shinfo(skb)->tx_flags & SKBTX_IN_PROGRESS)
+		skb_tstamp_tx(skb, skb_hwtstamps(skb));
+	*len_ptr = can_skb_get_data_len(skb);
+	if (frame_len_ptr)
+		*frame_len_ptr = can_skb_prv(skb)->frame_len;
+
+	/* Only the core's own frames go back up; see can_get_echo_skb(). */
+	if (skb->pkt_type != PACKET_LOOPBACK) {
+		dev_consume_skb_any(skb);
+		return NULL;
+	}
+	skb->pkt_type = PACKET_BROADCAST;
+	return skb;
 }
+EXPORT_SYMBOL_GPL(__can_get_echo_skb);
 
 /**
  * can_get_echo_skb() - the controller sent the frame in slot @idx
  * @dev: the device
  * @idx: TX slot
+ * @frame_len_ptr: if not NULL, set to the frame_len given to
+ *	can_put_echo_skb(), for netdev_completed_queue()
  *
  * Frames the core asked to loop back (PACKET_LOOPBACK) go to the stack
  * now, as if received, so that only frames that reached the bus show up
  * at local sockets; others are freed. Any context, typically the TX-done
  * interrupt.
  *
- * Return: the payload length for tx_bytes, 0 if the slot was empty.
+ * Return: the payload length for tx_bytes, also for a frame that is not
+ * looped back; 0 if the slot was empty.
  */
-unsigned int can_get_echo_skb(struct net_device *dev, unsigned int idx)
+unsigned int can_get_echo_skb(struct net_device *dev, unsigned int idx,
+			      unsigned int *frame_len_ptr)
 {
-	struct can_priv *priv = netdev_priv(dev);
 	struct sk_buff *skb;
 	unsigned int len;
 
-	if (WARN_ON_ONCE(idx >= priv->echo_skb_max))
-		return 0;
-	skb = priv->echo_skb[idx];
-	if (!skb)
-		return 0;
-	priv->echo_skb[idx] = NULL;
-
-	len = payload_len(skb);
-	if (skb->pkt_type == PACKET_LOOPBACK) {
-		skb->pkt_type = PACKET_BROADCAST;
+	skb = __can_get_echo_skb(dev, idx, &len, frame_len_ptr);
+	if (skb)
 		netif_rx(skb);
-	} else {
-		dev_consume_skb_any(skb);
-	}
 	return len;
 }
 EXPORT_SYMBOL_GPL(can_get_echo_skb);
@@ -96,19 +134,30 @@ EXPORT_SYMBOL_GPL(can_get_echo_skb);
  * can_free_echo_skb() - drop the frame in slot @idx without echoing it
  * @dev: the device
  * @idx: TX slot
+ * @frame_len_ptr: if not NULL, set to the frame_len given to
+ *	can_put_echo_skb(), or 0 for an empty slot
  *
  * For a frame the driver counts itself, such as a one-shot frame that
  * failed (tx_errors); a frame lost to bus-off or stop goes through
  * can_drop_echo_skb() instead. Any context; the slot may be empty.
  */
-void can_free_echo_skb(struct net_device *dev, unsigned int idx)
+void can_free_echo_skb(struct net_device *dev, unsigned int idx,
+		       unsigned int *frame_len_ptr)
 {
 	struct can_priv *priv = netdev_priv(dev);
+	struct sk_buff *skb;
 
-	if (WARN_ON_ONCE(idx >= priv->echo_skb_max) || !priv->echo_skb[idx])
+	if (frame_len_ptr)
+		*frame_len_ptr = 0;
+	if (WARN_ON_ONCE(idx >= priv->echo_skb_max))
 		return;
-	dev_kfree_skb_any(priv->echo_skb[idx]);
+	skb = priv->echo_skb[idx];
+	if (!skb)
+		return;
+	if (frame_len_ptr)
+		*frame_len_ptr = can_skb_prv(skb)->frame_len;
 	priv->echo_skb[idx] = NULL;
+	dev_kfree_skb_any(skb);
 }
 EXPORT_SYMBOL_GPL(can_free_echo_skb);
 
@@ -132,19 +181,19 @@ bool can_drop_echo_skb(struct net_device *dev, unsigned int idx)
 		return false;
 	dev->stats.tx_dropped++;
 	dev->stats.tx_aborted_errors++;
-	can_free_echo_skb(dev, idx);
+	can_free_echo_skb(dev, idx, NULL);
 	return true;
 }
 EXPORT_SYMBOL_GPL(can_drop_echo_skb);
 
 /**
- * can_flush_echo_skbs() - drop every frame still waiting for confirmation
+ * can_flush_echo_skb() - drop every frame still waiting for confirmation
  * @dev: the device, its controller stopped or in reset
  *
  * Counts each frame as can_drop_echo_skb() does. Any context, but the
  * TX-done interrupt must not run at the same time.
  */
-void can_flush_echo_skbs(struct net_device *dev)
+void can_flush_echo_skb(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 	unsigned int i;
@@ -152,10 +201,10 @@ void can_flush_echo_skbs(struct net_device *dev)
 	for (i = 0; i < priv->echo_skb_max; i++)
 		can_drop_echo_skb(dev, i);
 }
-EXPORT_SYMBOL_GPL(can_flush_echo_skbs);
+EXPORT_SYMBOL_GPL(can_flush_echo_skb);
 
 /**
- * can_skb_alloc() - allocate a received classic CAN frame
+ * alloc_can_skb() - allocate a received classic CAN frame
  * @dev: the receiving device
  * @cf: set to the zeroed frame inside the skb, or NULL on failure
  *
@@ -164,7 +213,7 @@ EXPORT_SYMBOL_GPL(can_flush_echo_skbs);
  *
  * Return: the skb, or NULL if memory ran out (count it in rx_dropped).
  */
-struct sk_buff *can_skb_alloc(struct net_device *dev, struct can_frame **cf)
+struct sk_buff *alloc_can_skb(struct net_device *dev, struct can_frame **cf)
 {
 	struct sk_buff *skb;
 
@@ -186,22 +235,22 @@ struct sk_buff *can_skb_alloc(struct net_device *dev, struct can_frame **cf)
 	*cf = skb_put_zero(skb, sizeof(struct can_frame));
 	return skb;
 }
-EXPORT_SYMBOL_GPL(can_skb_alloc);
+EXPORT_SYMBOL_GPL(alloc_can_skb);
 
 /**
- * can_err_skb_alloc() - allocate an error frame to report to user space
+ * alloc_can_err_skb() - allocate an error frame to report to user space
  * @dev: the device the error happened on
  * @cf: set to the frame, already carrying CAN_ERR_FLAG and CAN_ERR_DLC
  *
- * Same context and ownership rules as can_skb_alloc(); the caller ORs in
+ * Same context and ownership rules as alloc_can_skb(); the caller ORs in
  * the CAN_ERR_* class bits and fills data[].
  *
  * Return: the skb, or NULL if memory ran out.
  */
-struct sk_buff *can_err_skb_alloc(struct net_device *dev,
+struct sk_buff *alloc_can_err_skb(struct net_device *dev,
 				  struct can_frame **cf)
 {
-	struct sk_buff *skb = can_skb_alloc(dev, cf);
+	struct sk_buff *skb = alloc_can_skb(dev, cf);
 
 	if (!skb)
 		return NULL;
@@ -209,4 +258,4 @@ struct sk_buff *can_err_skb_alloc(struct net_device *dev,
 	(*cf)->len = CAN_ERR_DLC;
 	return skb;
 }
-EXPORT_SYMBOL_GPL(can_err_skb_alloc);
+EXPORT_SYMBOL_GPL(alloc_can_err_skb);

@@ -198,8 +198,7 @@ static void load_tx_buffer(struct sja1000_priv *priv,
 			   const struct can_frame *cf)
 {
 	canid_t id = cf->can_id;
-	bool len8_dlc = can_is_ctrlmode(&priv->can, CAN_CTRLMODE_CC_LEN8_DLC);
-	u8 fi = can_frame_get_dlc(cf, len8_dlc) & SJA1000_FI_DLC;
+	u8 fi = can_get_cc_dlc(cf, priv->can.ctrlmode) & SJA1000_FI_DLC;
 	int reg = SJA1000_SFF_DATA;
 	int i;
 
@@ -246,15 +245,13 @@ static netdev_tx_t sja1000_start_xmit(struct sk_buff *skb,
 	struct sja1000_priv *priv = netdev_priv(dev);
 	const struct can_frame *cf;
 
-	if (can_dropped_invalid_tx_skb(dev, skb))
+	if (can_dev_dropped_skb(dev, skb))
 		return NETDEV_TX_OK;
 	cf = (const struct can_frame *)skb->data;
-	/* A listening chip never transmits: the frame would wait forever.
-	 * More than 8 data bytes would spill into the registers after the
+	/* More than 8 data bytes would spill into the registers after the
 	 * transmit buffer; the shared check drops such frames already.
 	 */
-	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LISTENONLY) ||
-	    cf->len > CAN_MAX_DLEN) {
+	if (cf->len > CAN_MAX_DLEN) {
 		dev->stats.tx_dropped++;
 		kfree_skb(skb);
 		return NETDEV_TX_OK;
@@ -262,7 +259,7 @@ static netdev_tx_t sja1000_start_xmit(struct sk_buff *skb,
 
 	netif_stop_queue(dev);
 	load_tx_buffer(priv, cf);
-	can_put_echo_skb(skb, dev, 0);
+	can_put_echo_skb(skb, dev, 0, 0);
 	write_cmd(priv, tx_command(priv));
 	return NETDEV_TX_OK;
 }
@@ -295,7 +292,7 @@ static void sja1000_rx(struct sja1000_priv *priv)
 	int reg, i;
 	u8 fi;
 
-	skb = can_skb_alloc(dev, &cf);
+	skb = alloc_can_skb(dev, &cf);
 	if (!skb) {
 		dev->stats.rx_dropped++;
 		write_cmd(priv, SJA1000_CMD_RRB);
@@ -304,8 +301,7 @@ static void sja1000_rx(struct sja1000_priv *priv)
 
 	fi = rd(priv, SJA1000_FI);
 	read_rx_id(priv, cf, fi);
-	can_frame_set_len(cf, fi & SJA1000_FI_DLC,
-			  can_is_ctrlmode(&priv->can, CAN_CTRLMODE_CC_LEN8_DLC));
+	can_frame_set_cc_len(cf, fi & SJA1000_FI_DLC, priv->can.ctrlmode);
 	reg = (fi & SJA1000_FI_FF) ? SJA1000_EFF_DATA : SJA1000_SFF_DATA;
 	if (!(fi & SJA1000_FI_RTR)) {
 		for (i = 0; i < cf->len; i++)
@@ -325,9 +321,9 @@ static void tx_done(struct sja1000_priv *priv)
 	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_ONE_SHOT) &&
 	    !(rd(priv, SJA1000_SR) & SJA1000_SR_TCS)) {
 		dev->stats.tx_errors++;
-		can_free_echo_skb(dev, 0);
+		can_free_echo_skb(dev, 0, NULL);
 	} else {
-		dev->stats.tx_bytes += can_get_echo_skb(dev, 0);
+		dev->stats.tx_bytes += can_get_echo_skb(dev, 0, NULL);
 		dev->stats.tx_packets++;
 	}
 	netif_wake_queue(dev);
@@ -442,7 +438,7 @@ static void sja1000_error(struct sja1000_priv *priv, u8 ir, u8 sr)
 	struct can_frame *cf = NULL;
 	struct sk_buff *skb;
 
-	skb = can_err_skb_alloc(priv->dev, &cf);
+	skb = alloc_can_err_skb(priv->dev, &cf);
 	if (!skb)
 		cf = NULL;
 	if (ir & SJA1000_IRQ_DOI)
@@ -549,7 +545,7 @@ static int sja1000_open(struct net_device *dev)
 	struct sja1000_priv *priv = netdev_priv(dev);
 	int err;
 
-	err = can_dev_open(dev);
+	err = open_candev(dev);
 	if (err)
 		return err;
 
@@ -569,12 +565,12 @@ static int sja1000_open(struct net_device *dev)
 	return 0;
 
 undo_can_open:
-	can_dev_close(dev);
+	close_candev(dev);
 	return err;
 }
 
 /* Silence the chip and its interrupt first: a bus-off up to that point
- * may have scheduled a restart, which can_dev_close() then cancels, and
+ * may have scheduled a restart, which close_candev() then cancels, and
  * which sja1000_set_mode() refuses should it run before.
  */
 static int sja1000_stop(struct net_device *dev)
@@ -588,8 +584,8 @@ static int sja1000_stop(struct net_device *dev)
 	mutex_unlock(&priv->mode_lock);
 	if (dev->irq)
 		free_irq(dev->irq, dev);
-	can_dev_close(dev);
-	can_flush_echo_skbs(dev);
+	close_candev(dev);
+	can_flush_echo_skb(dev);
 	return 0;
 }
 
@@ -621,7 +617,7 @@ struct net_device *sja1000_alloc(int sizeof_board)
 	struct sja1000_priv *priv;
 	struct net_device *dev;
 
-	dev = can_dev_alloc(size + sizeof_board, 1);
+	dev = alloc_candev(size + sizeof_board, 1);
 	if (!dev)
 		return NULL;
 
@@ -653,7 +649,7 @@ EXPORT_SYMBOL_GPL(sja1000_alloc);
  */
 void sja1000_free(struct net_device *dev)
 {
-	can_dev_free(dev);
+	free_candev(dev);
 }
 EXPORT_SYMBOL_GPL(sja1000_free);
 
@@ -679,7 +675,7 @@ static bool chip_present(struct sja1000_priv *priv)
  *
  * Process context. Leaves the chip in reset mode, interrupts off.
  *
- * Return: 0, -ENODEV if no chip answers, or can_dev_register()'s error.
+ * Return: 0, -ENODEV if no chip answers, or register_candev()'s error.
  */
 int sja1000_register(struct net_device *dev)
 {
@@ -690,7 +686,7 @@ int sja1000_register(struct net_device *dev)
 		return -ENODEV;
 	enter_reset(priv);
 	chip_setup(priv);
-	return can_dev_register(dev);
+	return register_candev(dev);
 }
 EXPORT_SYMBOL_GPL(sja1000_register);
 
@@ -704,7 +700,7 @@ void sja1000_unregister(struct net_device *dev)
 {
 	struct sja1000_priv *priv = netdev_priv(dev);
 
-	can_dev_unregister(dev);
+	unregister_candev(dev);
 	enter_reset(priv);
 }
 EXPORT_SYMBOL_GPL(sja1000_unregister);

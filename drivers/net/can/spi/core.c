@@ -271,7 +271,6 @@ static int mcp251x_get_berr_counter(const struct net_device *net,
 static int encode_frame(const struct mcp251x_priv *priv,
 			const struct can_frame *cf, u8 *buf)
 {
-	bool keep_dlc = can_is_ctrlmode(&priv->can, CAN_CTRLMODE_CC_LEN8_DLC);
 	canid_t id = cf->can_id;
 
 	if (cf->len > CAN_MAX_DLEN)
@@ -288,7 +287,7 @@ static int encode_frame(const struct mcp251x_priv *priv,
 		buf[MCP251X_BUF_EID8] = 0;
 		buf[MCP251X_BUF_EID0] = 0;
 	}
-	buf[MCP251X_BUF_DLC] = can_frame_get_dlc(cf, keep_dlc);
+	buf[MCP251X_BUF_DLC] = can_get_cc_dlc(cf, priv->can.ctrlmode);
 	if (id & CAN_RTR_FLAG) {
 		buf[MCP251X_BUF_DLC] |= MCP251X_DLC_RTR;
 		return MCP251X_BUF_DATA;
@@ -324,11 +323,11 @@ static void mcp251x_tx_work(struct work_struct *work)
 		netif_wake_queue(net);
 		goto out;
 	}
-	can_put_echo_skb(skb, net, 0);
+	can_put_echo_skb(skb, net, 0, 0);
 	err = mcp251x_request_to_send(priv, 0);
 	if (err) {
 		net->stats.tx_errors++;
-		can_free_echo_skb(net, 0);
+		can_free_echo_skb(net, 0, NULL);
 		netif_wake_queue(net);
 	}
 out:
@@ -340,14 +339,8 @@ static netdev_tx_t mcp251x_start_xmit(struct sk_buff *skb,
 {
 	struct mcp251x_priv *priv = netdev_priv(net);
 
-	if (can_dropped_invalid_tx_skb(net, skb))
+	if (can_dev_dropped_skb(net, skb))
 		return NETDEV_TX_OK;
-	/* A listening chip never transmits: the frame would wait forever. */
-	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LISTENONLY)) {
-		net->stats.tx_dropped++;
-		kfree_skb(skb);
-		return NETDEV_TX_OK;
-	}
 
 	netif_stop_queue(net);
 	/* A restart wakes the queue even while a frame waits for the work.
@@ -366,7 +359,7 @@ static int mcp251x_open(struct net_device *net)
 	struct mcp251x_priv *priv = netdev_priv(net);
 	int err;
 
-	err = can_dev_open(net);
+	err = open_candev(net);
 	if (err)
 		return err;
 	err = mcp251x_supply_on(priv->transceiver);
@@ -395,7 +388,7 @@ undo_irq:
 undo_transceiver:
 	mcp251x_supply_off(priv->transceiver);
 undo_can_open:
-	can_dev_close(net);
+	close_candev(net);
 	return err;
 }
 
@@ -419,7 +412,7 @@ static int mcp251x_stop(struct net_device *net)
 	mutex_unlock(&priv->lock);
 
 	free_irq(priv->spi->irq, priv);
-	can_dev_close(net);
+	close_candev(net);
 	cancel_work_sync(&priv->tx_work);
 	cancel_delayed_work_sync(&priv->berr_work);
 	skb = xchg(&priv->tx_skb, NULL);
@@ -427,7 +420,7 @@ static int mcp251x_stop(struct net_device *net)
 		net->stats.tx_dropped++;
 		kfree_skb(skb);
 	}
-	can_flush_echo_skbs(net);
+	can_flush_echo_skb(net);
 	mcp251x_supply_off(priv->transceiver);
 	return 0;
 }
@@ -451,7 +444,7 @@ static const struct ethtool_ops mcp251x_ethtool_ops = {
  *
  * Process context. The caller sets up the regulators and SPI buffers.
  *
- * Return: the device or NULL if memory ran out; free with can_dev_free().
+ * Return: the device or NULL if memory ran out; free with free_candev().
  */
 struct net_device *mcp251x_alloc(struct spi_device *spi,
 				 enum mcp251x_model model, u32 osc_hz)
@@ -459,7 +452,7 @@ struct net_device *mcp251x_alloc(struct spi_device *spi,
 	struct mcp251x_priv *priv;
 	struct net_device *net;
 
-	net = can_dev_alloc(sizeof(*priv), 1);
+	net = alloc_candev(sizeof(*priv), 1);
 	if (!net)
 		return NULL;
 

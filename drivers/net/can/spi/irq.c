@@ -28,7 +28,6 @@ static void decode_id(struct can_frame *cf, const u8 *buf)
 /* Take the frame in receive buffer @n; reading it frees the buffer. */
 static int receive(struct mcp251x_priv *priv, int n)
 {
-	bool keep_dlc = can_is_ctrlmode(&priv->can, CAN_CTRLMODE_CC_LEN8_DLC);
 	struct net_device *net = priv->net;
 	u8 buf[MCP251X_BUF_LEN];
 	struct can_frame *cf;
@@ -39,13 +38,14 @@ static int receive(struct mcp251x_priv *priv, int n)
 	if (err)
 		return err;
 
-	skb = can_skb_alloc(net, &cf);
+	skb = alloc_can_skb(net, &cf);
 	if (!skb) {
 		net->stats.rx_dropped++;
 		return 0;
 	}
 	decode_id(cf, buf);
-	can_frame_set_len(cf, buf[MCP251X_BUF_DLC] & MCP251X_DLC_MASK, keep_dlc);
+	can_frame_set_cc_len(cf, buf[MCP251X_BUF_DLC] & MCP251X_DLC_MASK,
+			     priv->can.ctrlmode);
 	if (!(cf->can_id & CAN_RTR_FLAG)) {
 		memcpy(cf->data, buf + MCP251X_BUF_DATA, cf->len);
 		net->stats.rx_bytes += cf->len;
@@ -86,7 +86,7 @@ static void tx_done(struct mcp251x_priv *priv)
 	/* Nothing in flight: a frame given up at bus-off or restart. */
 	if (!priv->can.echo_skb[0])
 		return;
-	net->stats.tx_bytes += can_get_echo_skb(net, 0);
+	net->stats.tx_bytes += can_get_echo_skb(net, 0, NULL);
 	net->stats.tx_packets++;
 	netif_wake_queue(net);
 }
@@ -146,7 +146,7 @@ static void report_bus_error(struct mcp251x_priv *priv, struct can_frame *cf)
  */
 static int enter_bus_off(struct mcp251x_priv *priv)
 {
-	can_flush_echo_skbs(priv->net);
+	can_flush_echo_skb(priv->net);
 	can_bus_off(priv->net);
 	/* The frame in TXB0 would hold the mode change until recovery. */
 	return mcp251x_write_reg(priv, MCP251X_CANINTE, 0) ?:
@@ -191,7 +191,7 @@ static int handle_errors(struct mcp251x_priv *priv, u8 intf, u8 eflg)
 	struct sk_buff *skb;
 	int err = 0;
 
-	skb = can_err_skb_alloc(priv->net, &cf);
+	skb = alloc_can_err_skb(priv->net, &cf);
 	if (eflg & MCP251X_EFLG_OVR)
 		err = report_overflow(priv, cf, eflg);
 	if (intf & MCP251X_INT_MERR)

@@ -178,7 +178,7 @@ static int mcp251x_probe(struct spi_device *spi)
 		goto undo_power;
 
 	spi_set_drvdata(spi, priv);
-	err = can_dev_register(net);
+	err = register_candev(net);
 	if (err)
 		goto undo_power;
 	netdev_info(net, "MCP%x on %s, %u Hz oscillator\n", priv->model,
@@ -191,7 +191,7 @@ undo_wq:
 	if (priv->wq)
 		destroy_workqueue(priv->wq);
 undo_alloc:
-	can_dev_free(net);
+	free_candev(net);
 	return err;
 }
 
@@ -203,10 +203,10 @@ static void mcp251x_remove(struct spi_device *spi)
 	struct mcp251x_priv *priv = spi_get_drvdata(spi);
 	struct net_device *net = priv->net;
 
-	can_dev_unregister(net);
+	unregister_candev(net);
 	destroy_workqueue(priv->wq);
 	power_down(priv);
-	can_dev_free(net);
+	free_candev(net);
 }
 
 static const struct of_device_id mcp251x_of_match[] = {

@@ -318,17 +318,25 @@ EXPORT_SYMBOL_GPL(open_candev);
  *
  * Process context, RTNL held; the driver must not hold a lock its
  * do_set_mode takes. Cancels a scheduled restart and waits for one that
- * is running. Safe to call before or after the controller is put into
- * reset; after its interrupts are silenced is best, as no bus-off can
- * then schedule a new restart. One that is scheduled anyway finds the
- * interface down and does nothing, and free_candev() cancels it.
+ * is running, takes the carrier away and drops the frames still waiting
+ * in the echo slots, each counted as can_flush_echo_skb() counts it.
+ *
+ * Call it once the controller's interrupts are silenced: then no TX-done
+ * can race with the flush, and no bus-off can schedule a new restart.
+ * One that is scheduled anyway finds the interface down and does
+ * nothing, and free_candev() cancels it.
  */
 void close_candev(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
+	ASSERT_RTNL();
 	cancel_delayed_work_sync(&priv->restart_work);
 	netif_carrier_off(dev);
+	/* No restart runs now, and the driver's IRQ is quiet: nobody else
+	 * touches the slots.
+	 */
+	can_flush_echo_skb(dev);
 }
 EXPORT_SYMBOL_GPL(close_candev);
 

@@ -165,6 +165,26 @@ static void restart_scheduled_before_close_does_not_start(struct kunit *test)
 	stub_destroy(dev);
 }
 
+/* close_candev() drops what waits for confirmation, counted as lost. */
+static void close_drops_frames_in_flight(struct kunit *test)
+{
+	struct net_device *dev = stub_create(test, true, 0);
+	struct stub_priv *stub = netdev_priv(dev);
+	struct can_frame *cf;
+	struct sk_buff *skb = alloc_can_skb(dev, &cf);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, can_put_echo_skb(skb, dev, 0, 0), 0);
+	rtnl_lock();
+	close_candev(dev);
+	rtnl_unlock();
+	KUNIT_EXPECT_NULL(test, stub->can.echo_skb[0]);
+	KUNIT_EXPECT_EQ(test, dev->stats.tx_dropped, 1);
+	KUNIT_EXPECT_EQ(test, dev->stats.tx_aborted_errors, 1);
+	KUNIT_EXPECT_FALSE(test, netif_carrier_ok(dev));
+	stub_destroy(dev);
+}
+
 /* Last: on the old code the restart ran on the freed device (KASAN). */
 static void restart_scheduled_at_free_never_runs(struct kunit *test)
 {
@@ -180,6 +200,7 @@ static struct kunit_case restart_cases[] = {
 	KUNIT_CASE(bus_off_during_manual_restart_can_be_restarted),
 	KUNIT_CASE(bus_off_during_automatic_restart_is_retried),
 	KUNIT_CASE(restart_scheduled_before_close_does_not_start),
+	KUNIT_CASE(close_drops_frames_in_flight),
 	KUNIT_CASE(restart_scheduled_at_free_never_runs),
 	{ }
 };

@@ -585,7 +585,6 @@ static int sja1000_stop(struct net_device *dev)
 	if (dev->irq)
 		free_irq(dev->irq, dev);
 	close_candev(dev);
-	can_flush_echo_skb(dev);
 	return 0;
 }
 

@@ -396,8 +396,10 @@ undo_can_open:
  * interrupt thread or TX work touches it; free_irq() waits for a thread
  * still running. Only then can no bus-off schedule a restart, so the
  * device layer's cancel comes after (a restart already running finds
- * the interface down and leaves the chip alone); the work is cancelled
- * once nothing can queue it.
+ * the interface down and leaves the chip alone), and its flush of the
+ * echo slot races with nothing: TX work that runs later sees the chip
+ * closed and puts no frame there. The work is cancelled once nothing
+ * can queue it.
  */
 static int mcp251x_stop(struct net_device *net)
 {
@@ -420,7 +422,6 @@ static int mcp251x_stop(struct net_device *net)
 		net->stats.tx_dropped++;
 		kfree_skb(skb);
 	}
-	can_flush_echo_skb(net);
 	mcp251x_supply_off(priv->transceiver);
 	return 0;
 }

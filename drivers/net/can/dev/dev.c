@@ -148,6 +148,29 @@ static void count_state_entry(struct can_priv *priv, enum can_state state)
 		priv->can_stats.bus_off++;
 }
 
+/* Names for log messages, in the order of enum can_state. */
+static const char *const can_state_names[] = {
+	"Error Active", "Error Warning", "Error Passive", "Bus Off",
+	"Stopped", "Sleeping",
+};
+
+/**
+ * can_get_state_str() - human readable name of a fault confinement state
+ * @state: the state
+ *
+ * Any context.
+ *
+ * Return: a static string, "<unknown>" for a value out of range.
+ */
+const char *can_get_state_str(const enum can_state state)
+{
+	BUILD_BUG_ON(ARRAY_SIZE(can_state_names) != CAN_STATE_MAX);
+	if ((unsigned int)state >= ARRAY_SIZE(can_state_names))
+		return "<unknown>";
+	return can_state_names[state];
+}
+EXPORT_SYMBOL_GPL(can_get_state_str);
+
 /**
  * can_change_state() - record a new fault confinement state
  * @dev: the device
@@ -277,6 +300,24 @@ bool can_dev_is_can(const struct net_device *dev)
 	return dev->rtnl_link_ops == &can_link_ops;
 }
 EXPORT_SYMBOL_GPL(can_dev_is_can);
+
+/**
+ * safe_candev_priv() - the can_priv of @dev, if it is a CAN device
+ * @dev: any network device
+ *
+ * For code that reaches a device by other means than its driver (an
+ * ioctl, a notifier). Any context; the caller keeps @dev alive.
+ *
+ * Return: the device's struct can_priv, or NULL if @dev was not created
+ * by can-dev.
+ */
+struct can_priv *safe_candev_priv(struct net_device *dev)
+{
+	if (!can_dev_is_can(dev))
+		return NULL;
+	return netdev_priv(dev);
+}
+EXPORT_SYMBOL_GPL(safe_candev_priv);
 
 /**
  * unregister_candev() - remove a CAN device from the system

@@ -266,21 +266,37 @@ void free_candev(struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(free_candev);
 
+/* A table without its length, or termination values without the hook
+ * that switches them, would have netlink read or call what is not there.
+ */
+static bool can_priv_is_consistent(const struct can_priv *priv)
+{
+	bool has_termination = priv->termination_const;
+
+	return has_termination == !!priv->termination_const_cnt &&
+	       has_termination == !!priv->do_set_termination &&
+	       !priv->bitrate_const == !priv->bitrate_const_cnt &&
+	       !priv->data_bitrate_const == !priv->data_bitrate_const_cnt;
+}
+
 /**
  * register_candev() - make a CAN device visible
  * @dev: from alloc_candev(), with the can_priv fields the driver
  *	supports filled in
  *
- * Process context, RTNL not held.
+ * Process context, RTNL not held. do_set_bittiming is optional: a driver
+ * without it programs can_priv.bittiming in its ndo_open.
  *
- * Return: 0, -EINVAL if the driver gave bit timing limits but no
- * do_set_bittiming, or register_netdev()'s error.
+ * Return: 0; -EINVAL if bitrate_const, data_bitrate_const or
+ * termination_const comes without its count, or termination_const
+ * without do_set_termination (or one of them without the other);
+ * register_netdev()'s error.
  */
 int register_candev(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
-	if (WARN_ON_ONCE(priv->bittiming_const && !priv->do_set_bittiming))
+	if (!can_priv_is_consistent(priv))
 		return -EINVAL;
 
 	dev->rtnl_link_ops = &can_link_ops;

@@ -165,6 +165,36 @@ static void restart_scheduled_before_close_does_not_start(struct kunit *test)
 	stub_destroy(dev);
 }
 
+/* A driver that programs its timing in ndo_open registers with limits
+ * and no do_set_bittiming; a table without its length does not.
+ */
+static void register_checks_tables_not_timing_hook(struct kunit *test)
+{
+	static const struct can_bittiming_const limits = {
+		.name = "stub", .tseg1_min = 1, .tseg1_max = 16,
+		.tseg2_min = 1, .tseg2_max = 8, .sjw_max = 4,
+		.brp_min = 1, .brp_max = 64, .brp_inc = 1,
+	};
+	static const u32 rates[] = { 125000, 500000 };
+	struct net_device *dev = alloc_candev(sizeof(struct can_priv), 0);
+	struct can_priv *priv;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	priv = netdev_priv(dev);
+	dev->netdev_ops = &stub_netdev_ops;
+	priv->bitrate_const = rates;
+	KUNIT_EXPECT_EQ(test, register_candev(dev), -EINVAL);
+	priv->bitrate_const = NULL;
+	priv->termination_const_cnt = 1;
+	KUNIT_EXPECT_EQ(test, register_candev(dev), -EINVAL);
+	priv->termination_const_cnt = 0;
+	priv->bittiming_const = &limits;
+	KUNIT_EXPECT_EQ(test, register_candev(dev), 0);
+	if (dev->reg_state == NETREG_REGISTERED)
+		unregister_candev(dev);
+	free_candev(dev);
+}
+
 /* close_candev() drops what waits for confirmation, counted as lost. */
 static void close_drops_frames_in_flight(struct kunit *test)
 {
@@ -201,6 +231,7 @@ static struct kunit_case restart_cases[] = {
 	KUNIT_CASE(bus_off_during_automatic_restart_is_retried),
 	KUNIT_CASE(restart_scheduled_before_close_does_not_start),
 	KUNIT_CASE(close_drops_frames_in_flight),
+	KUNIT_CASE(register_checks_tables_not_timing_hook),
 	KUNIT_CASE(restart_scheduled_at_free_never_runs),
 	{ }
 };

@@ -185,7 +185,9 @@ static int check_change(struct net_device *dev, struct nlattr *data[],
 
 /* The control mode goes first: a driver's do_set_bittiming may read it
  * (the SJA1000 programs triple sampling with the timing). If the driver
- * refuses the timing, the previous settings come back.
+ * refuses the timing, the previous settings come back. A driver without
+ * do_set_bittiming reads the timing in its ndo_open, as mcp251x does in
+ * mainline.
  */
 static int apply_change(struct net_device *dev,
 			const struct can_link_change *chg)
@@ -199,7 +201,7 @@ static int apply_change(struct net_device *dev,
 		priv->ctrlmode = chg->ctrlmode;
 	if (chg->has_bittiming) {
 		priv->bittiming = chg->bittiming;
-		err = priv->do_set_bittiming(dev);
+		err = priv->do_set_bittiming ? priv->do_set_bittiming(dev) : 0;
 		if (err) {
 			priv->bittiming = old_bittiming;
 			priv->ctrlmode = old_ctrlmode;

@@ -147,6 +147,7 @@ int register_candev(struct net_device *dev);
 void unregister_candev(struct net_device *dev);
 int open_candev(struct net_device *dev);
 void close_candev(struct net_device *dev);
+int can_change_mtu(struct net_device *dev, int new_mtu);
 struct can_priv *safe_candev_priv(struct net_device *dev);
 const char *can_get_state_str(const enum can_state state);
 void can_change_state(struct net_device *dev, struct can_frame *cf,

@@ -21,7 +21,7 @@ static void can_setup(struct net_device *dev)
 	dev->addr_len = 0;
 	dev->hard_header_len = 0;
 	/* No MTU range, as in mainline ("ip -d link" shows minmtu 0 maxmtu
-	 * 0); can_mtu_event() refuses every change instead.
+	 * 0): drivers give can_change_mtu() as ndo_change_mtu instead.
 	 */
 	dev->mtu = CAN_MTU;
 }
@@ -397,52 +397,54 @@ void close_candev(struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(close_candev);
 
-/* Our controllers speak classic CAN only, so their MTU stays CAN_MTU:
- * a change reaches NETDEV_PRECHANGEMTU only when the value differs, and
- * is refused with mainline's errnos (EBUSY while up, else EINVAL). A
- * driver for a CAN FD controller gives its own ndo_change_mtu.
- * Process context, RTNL held.
+/**
+ * can_change_mtu() - ndo_change_mtu of CAN controller drivers
+ * @dev: the device, down
+ * @new_mtu: CAN_MTU or CANFD_MTU
+ *
+ * The MTU is the frame type the device carries, so it follows
+ * CAN_CTRLMODE_FD: CANFD_MTU turns CAN FD on, which a classic controller
+ * refuses, and CAN_MTU turns it off, which a controller that speaks
+ * only CAN FD (FD as a static mode) refuses. Process context, RTNL held.
+ *
+ * Return: 0; -EBUSY while the interface is up; -EINVAL for any other
+ * MTU, or for a frame type the controller cannot switch to.
  */
-static int can_mtu_event(struct notifier_block *nb, unsigned long event,
-			 void *ptr)
+int can_change_mtu(struct net_device *dev, int new_mtu)
 {
-	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct can_priv *priv;
+	struct can_priv *priv = netdev_priv(dev);
+	bool fd_is_static = can_get_static_ctrlmode(priv) & CAN_CTRLMODE_FD;
+	bool fd_is_possible = fd_is_static ||
+			      (priv->ctrlmode_supported & CAN_CTRLMODE_FD);
 
-	if (event != NETDEV_PRECHANGEMTU || !can_dev_is_can(dev))
-		return NOTIFY_DONE;
-	priv = netdev_priv(dev);
-	if (priv->ctrlmode_supported & CAN_CTRLMODE_FD)
-		return NOTIFY_DONE;
-	return notifier_from_errno(dev->flags & IFF_UP ? -EBUSY : -EINVAL);
+	ASSERT_RTNL();
+	if (dev->flags & IFF_UP)
+		return -EBUSY;
+	if (new_mtu == CANFD_MTU && fd_is_possible)
+		priv->ctrlmode |= CAN_CTRLMODE_FD;
+	else if (new_mtu == CAN_MTU && !fd_is_static)
+		priv->ctrlmode &= ~CAN_CTRLMODE_FD;
+	else
+		return -EINVAL;
+	dev->mtu = new_mtu;
+	return 0;
 }
-
-static struct notifier_block can_mtu_notifier = {
-	.notifier_call = can_mtu_event,
-};
+EXPORT_SYMBOL_GPL(can_change_mtu);
 
 static int __init can_dev_init(void)
 {
 	int err;
 
-	err = register_netdevice_notifier(&can_mtu_notifier);
-	if (err)
-		return err;
 	err = can_netlink_register();
 	if (err)
-		goto unregister_notifier;
+		return err;
 	pr_debug("can-dev: loaded\n");
 	return 0;
-
-unregister_notifier:
-	unregister_netdevice_notifier(&can_mtu_notifier);
-	return err;
 }
 
 static void __exit can_dev_exit(void)
 {
 	can_netlink_unregister();
-	unregister_netdevice_notifier(&can_mtu_notifier);
 }
 
 module_init(can_dev_init);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Conversions between a classic CAN frame's DLC field and its payload
- * length, and the number of bytes a frame occupies on the wire.
+ * Conversions between a CAN frame's DLC field and its payload length,
+ * classic and CAN FD, and the number of bytes a frame occupies on the
+ * wire.
  */
 
 #ifndef _CAN_LENGTH_H
@@ -49,6 +50,8 @@ static inline u8 can_get_cc_dlc(const struct can_frame *cf, const u32 ctrlmode)
 	return cf->len;
 }
 
+u8 can_fd_dlc2len(u8 dlc);
+u8 can_fd_len2dlc(u8 len);
 unsigned int can_frame_wire_len(const struct can_frame *cf);
 
 #endif /* !_CAN_LENGTH_H */

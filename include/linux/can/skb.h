@@ -14,6 +14,8 @@
 
 /* skb.c, in can-dev */
 struct sk_buff *alloc_can_skb(struct net_device *dev, struct can_frame **cf);
+struct sk_buff *alloc_canfd_skb(struct net_device *dev,
+				struct canfd_frame **cfd);
 struct sk_buff *alloc_can_err_skb(struct net_device *dev,
 				  struct can_frame **cf);
 int can_put_echo_skb(struct sk_buff *skb, struct net_device *dev,

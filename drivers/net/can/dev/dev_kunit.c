@@ -397,11 +397,42 @@ static void wire_length_counts_frame_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, can_frame_wire_len(&sff_rtr), DIV_ROUND_UP(47, 8));
 }
 
+/* ISO 11898-1 CAN FD lengths: 12, 16, 20, 24, 32, 48, 64 for DLC 9 to 15. */
+static void fd_dlc_steps_above_8_bytes(struct kunit *test)
+{
+	static const u8 steps[] = { 12, 16, 20, 24, 32, 48, 64 };
+	u8 dlc;
+
+	for (dlc = 0; dlc <= 8; dlc++)
+		KUNIT_EXPECT_EQ(test, can_fd_dlc2len(dlc), dlc);
+	for (dlc = 9; dlc <= 15; dlc++)
+		KUNIT_EXPECT_EQ(test, can_fd_dlc2len(dlc), steps[dlc - 9]);
+	KUNIT_EXPECT_EQ(test, can_fd_dlc2len(0x10 | 9), 12);
+}
+
+/* A length between two steps is sent with the next larger one. */
+static void fd_len_rounds_up_to_a_dlc_step(struct kunit *test)
+{
+	unsigned int len;
+	u8 dlc;
+
+	for (len = 0; len <= CANFD_MAX_DLEN; len++) {
+		dlc = can_fd_len2dlc(len);
+		KUNIT_EXPECT_GE(test, can_fd_dlc2len(dlc), len);
+		if (dlc)
+			KUNIT_EXPECT_LT(test, can_fd_dlc2len(dlc - 1), len);
+	}
+	KUNIT_EXPECT_EQ(test, can_fd_len2dlc(13), 10);
+	KUNIT_EXPECT_EQ(test, can_fd_len2dlc(CANFD_MAX_DLEN + 1), 15);
+}
+
 static struct kunit_case length_cases[] = {
 	KUNIT_CASE(dlc_above_8_means_8_bytes),
 	KUNIT_CASE(received_dlc_is_kept_only_when_asked),
 	KUNIT_CASE(sent_dlc_uses_len8_dlc_only_when_valid),
 	KUNIT_CASE(wire_length_counts_frame_bits),
+	KUNIT_CASE(fd_dlc_steps_above_8_bytes),
+	KUNIT_CASE(fd_len_rounds_up_to_a_dlc_step),
 	{ }
 };
 

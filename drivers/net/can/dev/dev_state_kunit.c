@@ -329,11 +329,27 @@ static void frame_len_comes_back_on_completion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, frame_len, 0);
 }
 
+/* A received CAN FD frame is one on every count the stack checks. */
+static void canfd_skb_is_an_fd_frame(struct kunit *test)
+{
+	struct canfd_frame *cfd;
+	struct sk_buff *skb = alloc_canfd_skb(test->priv, &cfd);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, ntohs(skb->protocol), ETH_P_CANFD);
+	KUNIT_EXPECT_EQ(test, skb->len, CANFD_MTU);
+	KUNIT_EXPECT_TRUE(test, can_is_canfd_skb(skb));
+	KUNIT_EXPECT_EQ(test, cfd->flags, CANFD_FDF);
+	KUNIT_EXPECT_EQ(test, cfd->len, 0);
+	kfree_skb(skb);
+}
+
 static struct kunit_case echo_cases[] = {
 	KUNIT_CASE(flushed_frames_count_dropped_and_aborted),
 	KUNIT_CASE(dropped_frame_is_counted_once),
 	KUNIT_CASE(freed_frame_is_not_counted),
 	KUNIT_CASE(frame_len_comes_back_on_completion),
+	KUNIT_CASE(canfd_skb_is_an_fd_frame),
 	{ }
 };
 

@@ -1,10 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Frame lengths on the wire, for drivers that account bytes in flight
- * (byte queue limits) or estimate bus load.
+/* DLC codes of CAN FD frames, and frame lengths on the wire for drivers
+ * that account bytes in flight (byte queue limits) or estimate bus load.
  */
 
 #include <linux/kernel.h>
 #include <linux/can/length.h>
+
+/* CAN FD payload lengths by DLC: up to 8 as in classic CAN, then in
+ * growing steps up to 64.
+ */
+static const u8 can_fd_len_of_dlc[CAN_MAX_RAW_DLC + 1] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64,
+};
+
+/**
+ * can_fd_dlc2len() - payload length of a CAN FD frame from its DLC
+ * @dlc: the DLC from the controller; only its low four bits count
+ *
+ * Any context.
+ *
+ * Return: 0 to 64.
+ */
+u8 can_fd_dlc2len(u8 dlc)
+{
+	return can_fd_len_of_dlc[dlc & CAN_MAX_RAW_DLC];
+}
+EXPORT_SYMBOL_GPL(can_fd_dlc2len);
+
+/**
+ * can_fd_len2dlc() - the DLC to send a CAN FD payload of @len bytes with
+ * @len: payload length; a length between two DLC steps takes the larger
+ *	step, whose extra bytes the controller pads
+ *
+ * Any context.
+ *
+ * Return: 0 to 15; 15 for anything above 48.
+ */
+u8 can_fd_len2dlc(u8 len)
+{
+	u8 dlc = 0;
+
+	while (dlc < CAN_MAX_RAW_DLC && can_fd_len_of_dlc[dlc] < len)
+		dlc++;
+	return dlc;
+}
+EXPORT_SYMBOL_GPL(can_fd_len2dlc);
 
 /* Bits of a classic frame without stuff bits: start of frame, arbitration
  * and control fields, CRC and its delimiter, ACK slot and delimiter, end

@@ -203,6 +203,32 @@ void can_flush_echo_skb(struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(can_flush_echo_skb);
 
+/* A received frame of @size bytes and protocol @proto, zeroed, with
+ * the private area in front of it; NULL if memory ran out.
+ */
+static struct sk_buff *alloc_rx_skb(struct net_device *dev, unsigned int size,
+				    __be16 proto, void **frame)
+{
+	struct sk_buff *skb;
+
+	*frame = NULL;
+	skb = netdev_alloc_skb(dev, sizeof(struct can_skb_priv) + size);
+	if (!skb)
+		return NULL;
+
+	can_skb_reserve(skb);
+	can_skb_prv(skb)->ifindex = dev->ifindex;
+	can_skb_prv(skb)->skbcnt = 0;
+	skb->protocol = proto;
+	skb->pkt_type = PACKET_BROADCAST;
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb_reset_mac_header(skb);
+	skb_reset_network_header(skb);
+	skb_reset_transport_header(skb);
+	*frame = skb_put_zero(skb, size);
+	return skb;
+}
+
 /**
  * alloc_can_skb() - allocate a received classic CAN frame
  * @dev: the receiving device
@@ -215,27 +241,33 @@ EXPORT_SYMBOL_GPL(can_flush_echo_skb);
  */
 struct sk_buff *alloc_can_skb(struct net_device *dev, struct can_frame **cf)
 {
-	struct sk_buff *skb;
-
-	*cf = NULL;
-	skb = netdev_alloc_skb(dev, sizeof(struct can_skb_priv) +
-			       sizeof(struct can_frame));
-	if (!skb)
-		return NULL;
-
-	can_skb_reserve(skb);
-	can_skb_prv(skb)->ifindex = dev->ifindex;
-	can_skb_prv(skb)->skbcnt = 0;
-	skb->protocol = htons(ETH_P_CAN);
-	skb->pkt_type = PACKET_BROADCAST;
-	skb->ip_summed = CHECKSUM_UNNECESSARY;
-	skb_reset_mac_header(skb);
-	skb_reset_network_header(skb);
-	skb_reset_transport_header(skb);
-	*cf = skb_put_zero(skb, sizeof(struct can_frame));
-	return skb;
+	return alloc_rx_skb(dev, sizeof(**cf), htons(ETH_P_CAN), (void **)cf);
 }
 EXPORT_SYMBOL_GPL(alloc_can_skb);
+
+/**
+ * alloc_canfd_skb() - allocate a received CAN FD frame
+ * @dev: the receiving device
+ * @cfd: set to the frame inside the skb, zeroed but for CANFD_FDF in its
+ *	flags, or NULL on failure
+ *
+ * Same context and ownership rules as alloc_can_skb(); the caller adds
+ * CANFD_BRS and CANFD_ESI as received.
+ *
+ * Return: the skb, or NULL if memory ran out (count it in rx_dropped).
+ */
+struct sk_buff *alloc_canfd_skb(struct net_device *dev,
+				struct canfd_frame **cfd)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_rx_skb(dev, sizeof(**cfd), htons(ETH_P_CANFD),
+			   (void **)cfd);
+	if (skb)
+		(*cfd)->flags = CANFD_FDF;
+	return skb;
+}
+EXPORT_SYMBOL_GPL(alloc_canfd_skb);
 
 /**
  * alloc_can_err_skb() - allocate an error frame to report to user space

@@ -353,15 +353,23 @@ EXPORT_SYMBOL_GPL(unregister_candev);
  *
  * Process context, RTNL held. Call before starting the controller.
  *
- * Return: 0, or -EINVAL if no bitrate was configured.
+ * Return: 0, or -EINVAL if no bitrate was configured, or CAN FD is on
+ * without a data bitrate at least as high as the nominal one.
  */
 int open_candev(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
+	u32 dbitrate = priv->data_bittiming.bitrate;
 
+	ASSERT_RTNL();
 	if (!priv->bittiming.bitrate) {
 		netdev_err(dev, "no bitrate set: configure one with \"ip link set %s type can bitrate ...\"\n",
 			   dev->name);
+		return -EINVAL;
+	}
+	if ((priv->ctrlmode & CAN_CTRLMODE_FD) &&
+	    (!dbitrate || dbitrate < priv->bittiming.bitrate)) {
+		netdev_err(dev, "CAN FD needs a data bitrate of at least the nominal one\n");
 		return -EINVAL;
 	}
 	netif_carrier_on(dev);

@@ -44,42 +44,115 @@ static int refuse_if_up(struct net_device *dev, struct netlink_ext_ack *extack)
  */
 struct can_link_change {
 	struct can_bittiming bittiming;
+	struct can_bittiming data_bittiming;
 	u32 ctrlmode;
 	int restart_ms;
+	u16 termination;
 	bool has_bittiming;
+	bool has_data_bittiming;
 	bool has_ctrlmode;
 	bool has_restart_ms;
+	bool has_termination;
 	bool wants_restart;
 };
 
+/* The limits of one phase of the bit (nominal or CAN FD data) that a
+ * timing from the user is checked against.
+ */
+struct can_phase_limits {
+	const struct can_bittiming_const *btc;
+	const u32 *bitrates;
+	unsigned int bitrate_cnt;
+};
+
+static bool bitrate_is_offered(const struct can_bittiming *bt,
+			       const struct can_phase_limits *lim)
+{
+	unsigned int i;
+
+	if (bt->tq)
+		return false;
+	for (i = 0; i < lim->bitrate_cnt; i++)
+		if (lim->bitrates[i] == bt->bitrate)
+			return true;
+	return false;
+}
+
+/* Complete the timing in @attr from the controller's limits, or find its
+ * bitrate in the device's list if it has no limits but a list.
+ */
+static int fill_timing(struct net_device *dev, const struct nlattr *attr,
+		       const struct can_phase_limits *lim,
+		       struct can_bittiming *bt, struct netlink_ext_ack *extack)
+{
+	struct can_priv *priv = netdev_priv(dev);
+	u32 asked;
+	int err;
+
+	memcpy(bt, nla_data(attr), sizeof(*bt));
+	asked = bt->bitrate;
+	if (lim->btc) {
+		err = can_bittiming_fill(bt, lim->btc, priv->clock.freq, extack);
+		if (err)
+			return err;
+		if (asked && bt->bitrate != asked)
+			netdev_warn(dev, "bitrate %u instead of %u\n",
+				    bt->bitrate, asked);
+	} else if (!bitrate_is_offered(bt, lim)) {
+		NL_SET_ERR_MSG(extack, "bitrate not offered by this device");
+		return -EINVAL;
+	}
+	if (priv->bitrate_max && bt->bitrate > priv->bitrate_max) {
+		NL_SET_ERR_MSG(extack, "bitrate above the transceiver's limit");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Nominal (arbitration) or CAN FD data phase: the device's limits, and
+ * whether it takes a timing for that phase at all.
+ */
+static bool get_phase_limits(const struct can_priv *priv, bool is_data,
+			     struct can_phase_limits *lim)
+{
+	if (is_data) {
+		lim->btc = priv->data_bittiming_const;
+		lim->bitrates = priv->data_bitrate_const;
+		lim->bitrate_cnt = priv->data_bitrate_const_cnt;
+		return lim->btc || lim->bitrates || priv->do_set_data_bittiming;
+	}
+	lim->btc = priv->bittiming_const;
+	lim->bitrates = priv->bitrate_const;
+	lim->bitrate_cnt = priv->bitrate_const_cnt;
+	return lim->btc || lim->bitrates || priv->do_set_bittiming;
+}
+
 static int check_bittiming(struct net_device *dev, const struct nlattr *attr,
-			   struct can_link_change *chg,
+			   bool is_data, struct can_link_change *chg,
 			   struct netlink_ext_ack *extack)
 {
 	struct can_priv *priv = netdev_priv(dev);
-	struct can_bittiming *bt = &chg->bittiming;
-	u32 asked;
+	struct can_phase_limits lim;
 	int err;
 
 	err = refuse_if_up(dev, extack);
 	if (err)
 		return err;
-	if (!priv->bittiming_const) {
-		NL_SET_ERR_MSG(extack, "bit timing of this device is fixed");
+	if (!get_phase_limits(priv, is_data, &lim)) {
+		if (is_data)
+			NL_SET_ERR_MSG(extack, "device does not support CAN FD");
+		else
+			NL_SET_ERR_MSG(extack, "bit timing of this device is fixed");
 		return -EOPNOTSUPP;
 	}
-
-	memcpy(bt, nla_data(attr), sizeof(*bt));
-	asked = bt->bitrate;
-	err = can_bittiming_fill(bt, priv->bittiming_const, priv->clock.freq,
-				 extack);
-	if (err)
-		return err;
-	if (asked && bt->bitrate != asked)
-		netdev_warn(dev, "bitrate %u instead of %u\n", bt->bitrate,
-			    asked);
-	chg->has_bittiming = true;
-	return 0;
+	if (is_data) {
+		err = fill_timing(dev, attr, &lim, &chg->data_bittiming, extack);
+		chg->has_data_bittiming = !err;
+	} else {
+		err = fill_timing(dev, attr, &lim, &chg->bittiming, extack);
+		chg->has_bittiming = !err;
+	}
+	return err;
 }
 
 static int check_ctrlmode(struct net_device *dev, const struct nlattr *attr,
@@ -89,13 +162,21 @@ static int check_ctrlmode(struct net_device *dev, const struct nlattr *attr,
 	struct can_priv *priv = netdev_priv(dev);
 	const struct can_ctrlmode *cm = nla_data(attr);
 	u32 wanted = cm->flags & cm->mask;
+	u32 fixed = can_get_static_ctrlmode(priv);
 	int err;
 
 	err = refuse_if_up(dev, extack);
 	if (err)
 		return err;
-	if (wanted & ~priv->ctrlmode_supported) {
+	if (wanted & ~(priv->ctrlmode_supported | fixed)) {
 		NL_SET_ERR_MSG(extack, "control mode not supported by this device");
+		return -EOPNOTSUPP;
+	}
+	/* Without FD there is no ISO or non-ISO CAN FD to insist on. */
+	if (!(wanted & CAN_CTRLMODE_FD))
+		fixed &= ~CAN_CTRLMODE_FD_NON_ISO;
+	if ((wanted & fixed) != fixed) {
+		NL_SET_ERR_MSG(extack, "the hardware fixes this control mode");
 		return -EOPNOTSUPP;
 	}
 
@@ -149,16 +230,57 @@ static int check_restart(struct net_device *dev, struct can_link_change *chg,
 	return 0;
 }
 
-/* CAN FD and bus termination are not offered by any of our drivers. */
-static int refuse_unsupported(struct nlattr *data[],
-			      struct netlink_ext_ack *extack)
+/* Only one of the values the device lists; the interface may be up. */
+static int check_termination(struct net_device *dev,
+			     const struct nlattr *attr,
+			     struct can_link_change *chg,
+			     struct netlink_ext_ack *extack)
 {
-	if (data[IFLA_CAN_DATA_BITTIMING] || data[IFLA_CAN_TDC]) {
-		NL_SET_ERR_MSG(extack, "device does not support CAN FD");
+	struct can_priv *priv = netdev_priv(dev);
+	u16 ohms = nla_get_u16(attr);
+	unsigned int i;
+
+	if (!priv->do_set_termination) {
+		NL_SET_ERR_MSG(extack, "device has no switchable termination");
 		return -EOPNOTSUPP;
 	}
-	if (data[IFLA_CAN_TERMINATION]) {
-		NL_SET_ERR_MSG(extack, "device has no switchable termination");
+	for (i = 0; i < priv->termination_const_cnt; i++)
+		if (priv->termination_const[i] == ohms)
+			break;
+	if (i == priv->termination_const_cnt) {
+		NL_SET_ERR_MSG(extack, "termination not offered by this device");
+		return -EINVAL;
+	}
+	chg->termination = ohms;
+	chg->has_termination = true;
+	return 0;
+}
+
+/* As in mainline, CAN FD is configured in one request: "fd on" comes
+ * with both bitrates, and a data bitrate only with "fd on". Transmitter
+ * delay compensation is not offered by any driver we carry.
+ */
+static int check_fd_request(struct nlattr *data[],
+			    struct netlink_ext_ack *extack)
+{
+	const struct can_ctrlmode *cm;
+	bool fd_on = false;
+
+	if (data[IFLA_CAN_CTRLMODE]) {
+		cm = nla_data(data[IFLA_CAN_CTRLMODE]);
+		fd_on = cm->flags & cm->mask & CAN_CTRLMODE_FD;
+	}
+	if (fd_on && !(data[IFLA_CAN_BITTIMING] &&
+		       data[IFLA_CAN_DATA_BITTIMING])) {
+		NL_SET_ERR_MSG(extack, "fd on needs bitrate and dbitrate with it");
+		return -EOPNOTSUPP;
+	}
+	if (data[IFLA_CAN_DATA_BITTIMING] && !fd_on) {
+		NL_SET_ERR_MSG(extack, "dbitrate needs fd on with it");
+		return -EOPNOTSUPP;
+	}
+	if (data[IFLA_CAN_TDC]) {
+		NL_SET_ERR_MSG(extack, "transmitter delay compensation not supported");
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -168,13 +290,19 @@ static int check_change(struct net_device *dev, struct nlattr *data[],
 			struct can_link_change *chg,
 			struct netlink_ext_ack *extack)
 {
-	int err = refuse_unsupported(data, extack);
+	int err = check_fd_request(data, extack);
 
 	if (!err && data[IFLA_CAN_BITTIMING])
-		err = check_bittiming(dev, data[IFLA_CAN_BITTIMING], chg,
-				      extack);
+		err = check_bittiming(dev, data[IFLA_CAN_BITTIMING], false,
+				      chg, extack);
+	if (!err && data[IFLA_CAN_DATA_BITTIMING])
+		err = check_bittiming(dev, data[IFLA_CAN_DATA_BITTIMING], true,
+				      chg, extack);
 	if (!err && data[IFLA_CAN_CTRLMODE])
 		err = check_ctrlmode(dev, data[IFLA_CAN_CTRLMODE], chg, extack);
+	if (!err && data[IFLA_CAN_TERMINATION])
+		err = check_termination(dev, data[IFLA_CAN_TERMINATION], chg,
+					extack);
 	if (!err && data[IFLA_CAN_RESTART_MS])
 		err = check_restart_ms(dev, data[IFLA_CAN_RESTART_MS], chg,
 				       extack);
@@ -183,30 +311,90 @@ static int check_change(struct net_device *dev, struct nlattr *data[],
 	return err;
 }
 
+/* What apply_change() puts back when a driver refuses a setting. */
+struct can_link_saved {
+	struct can_bittiming bittiming;
+	struct can_bittiming data_bittiming;
+	struct can_tdc tdc;
+	u32 ctrlmode;
+	unsigned int mtu;
+};
+
+static void restore_settings(struct net_device *dev,
+			     const struct can_link_saved *old)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	priv->bittiming = old->bittiming;
+	priv->data_bittiming = old->data_bittiming;
+	priv->tdc = old->tdc;
+	priv->ctrlmode = old->ctrlmode;
+	dev->mtu = old->mtu;
+}
+
+/* The MTU names the frames the device carries, so it follows FD. The
+ * interface is down (check_ctrlmode), so no frame is in flight.
+ */
+static void set_ctrlmode(struct net_device *dev, u32 ctrlmode)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	priv->ctrlmode = ctrlmode;
+	if (ctrlmode & CAN_CTRLMODE_FD) {
+		dev->mtu = CANFD_MTU;
+		return;
+	}
+	dev->mtu = CAN_MTU;
+	memset(&priv->data_bittiming, 0, sizeof(priv->data_bittiming));
+	memset(&priv->tdc, 0, sizeof(priv->tdc));
+	priv->ctrlmode &= ~CAN_CTRLMODE_TDC_MASK;
+}
+
+/* Store a timing and let the driver program it, if it does so now rather
+ * than in ndo_open (mainline's mcp251x has no hook).
+ */
+static int set_timing(struct net_device *dev, struct can_bittiming *dst,
+		      const struct can_bittiming *bt,
+		      int (*program)(struct net_device *dev))
+{
+	*dst = *bt;
+	return program ? program(dev) : 0;
+}
+
 /* The control mode goes first: a driver's do_set_bittiming may read it
  * (the SJA1000 programs triple sampling with the timing). If the driver
- * refuses the timing, the previous settings come back. A driver without
- * do_set_bittiming reads the timing in its ndo_open, as mcp251x does in
- * mainline.
+ * refuses a setting, the previous timing, modes and MTU come back.
  */
 static int apply_change(struct net_device *dev,
 			const struct can_link_change *chg)
 {
 	struct can_priv *priv = netdev_priv(dev);
-	struct can_bittiming old_bittiming = priv->bittiming;
-	u32 old_ctrlmode = priv->ctrlmode;
-	int err;
+	const struct can_link_saved old = {
+		.bittiming = priv->bittiming,
+		.data_bittiming = priv->data_bittiming,
+		.tdc = priv->tdc,
+		.ctrlmode = priv->ctrlmode,
+		.mtu = dev->mtu,
+	};
+	int err = 0;
 
 	if (chg->has_ctrlmode)
-		priv->ctrlmode = chg->ctrlmode;
-	if (chg->has_bittiming) {
-		priv->bittiming = chg->bittiming;
-		err = priv->do_set_bittiming ? priv->do_set_bittiming(dev) : 0;
-		if (err) {
-			priv->bittiming = old_bittiming;
-			priv->ctrlmode = old_ctrlmode;
-			return err;
-		}
+		set_ctrlmode(dev, chg->ctrlmode);
+	if (chg->has_bittiming)
+		err = set_timing(dev, &priv->bittiming, &chg->bittiming,
+				 priv->do_set_bittiming);
+	if (!err && chg->has_data_bittiming)
+		err = set_timing(dev, &priv->data_bittiming,
+				 &chg->data_bittiming,
+				 priv->do_set_data_bittiming);
+	if (!err && chg->has_termination) {
+		err = priv->do_set_termination(dev, chg->termination);
+		if (!err)
+			priv->termination = chg->termination;
+	}
+	if (err) {
+		restore_settings(dev, &old);
+		return err;
 	}
 	if (chg->has_restart_ms)
 		priv->restart_ms = chg->restart_ms;
@@ -247,6 +435,13 @@ static void can_dellink(struct net_device *dev, struct list_head *head)
 {
 }
 
+/* Not configured, or a bitrate the driver cannot read back (slcan). */
+static bool bitrate_is_known(const struct can_bittiming *bt)
+{
+	return bt->bitrate != CAN_BITRATE_UNSET &&
+	       bt->bitrate != CAN_BITRATE_UNKNOWN;
+}
+
 static size_t can_get_size(const struct net_device *dev)
 {
 	const struct can_priv *priv = netdev_priv(dev);
@@ -260,9 +455,21 @@ static size_t can_get_size(const struct net_device *dev)
 		size += nla_total_size(sizeof(struct can_berr_counter));
 	if (priv->bittiming_const)
 		size += nla_total_size(sizeof(struct can_bittiming_const));
-	if (priv->bittiming.bitrate)
+	if (bitrate_is_known(&priv->bittiming))
 		size += nla_total_size(sizeof(struct can_bittiming));
-	return size;
+	if (priv->data_bittiming_const)
+		size += nla_total_size(sizeof(struct can_bittiming_const));
+	if (priv->data_bittiming.bitrate)
+		size += nla_total_size(sizeof(struct can_bittiming));
+	if (priv->termination_const)
+		size += nla_total_size(sizeof(u16)) +
+			nla_total_size(sizeof(u16) * priv->termination_const_cnt);
+	if (priv->bitrate_const)
+		size += nla_total_size(sizeof(u32) * priv->bitrate_const_cnt);
+	if (priv->data_bitrate_const)
+		size += nla_total_size(sizeof(u32) *
+				       priv->data_bitrate_const_cnt);
+	return size + nla_total_size(sizeof(u32));	/* bitrate_max */
 }
 
 static int put_berr_counter(struct sk_buff *skb, const struct net_device *dev)
@@ -300,7 +507,7 @@ static int put_ctrlmode(struct sk_buff *skb, const struct can_priv *priv)
 
 static int put_timing(struct sk_buff *skb, const struct can_priv *priv)
 {
-	if (priv->bittiming.bitrate &&
+	if (bitrate_is_known(&priv->bittiming) &&
 	    nla_put(skb, IFLA_CAN_BITTIMING, sizeof(priv->bittiming),
 		    &priv->bittiming))
 		return -EMSGSIZE;
@@ -311,15 +518,65 @@ static int put_timing(struct sk_buff *skb, const struct can_priv *priv)
 	return nla_put(skb, IFLA_CAN_CLOCK, sizeof(priv->clock), &priv->clock);
 }
 
+static int put_data_timing(struct sk_buff *skb, const struct can_priv *priv)
+{
+	if (priv->data_bittiming.bitrate &&
+	    nla_put(skb, IFLA_CAN_DATA_BITTIMING,
+		    sizeof(priv->data_bittiming), &priv->data_bittiming))
+		return -EMSGSIZE;
+	if (priv->data_bittiming_const &&
+	    nla_put(skb, IFLA_CAN_DATA_BITTIMING_CONST,
+		    sizeof(*priv->data_bittiming_const),
+		    priv->data_bittiming_const))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The fixed choices some devices offer instead of free timing, and the
+ * transceiver's limit (0 when unknown, always reported as in mainline).
+ */
+static int put_choices(struct sk_buff *skb, const struct can_priv *priv)
+{
+	if (priv->termination_const &&
+	    (nla_put_u16(skb, IFLA_CAN_TERMINATION, priv->termination) ||
+	     nla_put(skb, IFLA_CAN_TERMINATION_CONST,
+		     sizeof(u16) * priv->termination_const_cnt,
+		     priv->termination_const)))
+		return -EMSGSIZE;
+	if (priv->bitrate_const &&
+	    nla_put(skb, IFLA_CAN_BITRATE_CONST,
+		    sizeof(u32) * priv->bitrate_const_cnt, priv->bitrate_const))
+		return -EMSGSIZE;
+	if (priv->data_bitrate_const &&
+	    nla_put(skb, IFLA_CAN_DATA_BITRATE_CONST,
+		    sizeof(u32) * priv->data_bitrate_const_cnt,
+		    priv->data_bitrate_const))
+		return -EMSGSIZE;
+	return nla_put_u32(skb, IFLA_CAN_BITRATE_MAX, priv->bitrate_max);
+}
+
+/* The controller's own view if the driver can read it. */
+static enum can_state current_state(const struct net_device *dev)
+{
+	const struct can_priv *priv = netdev_priv(dev);
+	enum can_state state = priv->state;
+
+	if (priv->do_get_state)
+		priv->do_get_state(dev, &state);
+	return state;
+}
+
 static int can_fill_info(struct sk_buff *skb, const struct net_device *dev)
 {
 	const struct can_priv *priv = netdev_priv(dev);
 
 	if (put_timing(skb, priv) ||
-	    nla_put_u32(skb, IFLA_CAN_STATE, priv->state) ||
+	    nla_put_u32(skb, IFLA_CAN_STATE, current_state(dev)) ||
 	    put_ctrlmode(skb, priv) ||
 	    nla_put_u32(skb, IFLA_CAN_RESTART_MS, priv->restart_ms) ||
-	    put_berr_counter(skb, dev))
+	    put_berr_counter(skb, dev) ||
+	    put_data_timing(skb, priv) ||
+	    put_choices(skb, priv))
 		return -EMSGSIZE;
 	return 0;
 }

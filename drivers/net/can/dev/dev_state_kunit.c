@@ -13,6 +13,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/can/dev.h>
 
+#include "stub_kunit.h"
+
 /* Controller starts seen since the test began; global, as the last
  * test counts starts that would run after the device is freed.
  */
@@ -43,16 +45,6 @@ static int stub_set_mode(struct net_device *dev, enum can_mode mode)
 	return 0;
 }
 
-static netdev_tx_t stub_start_xmit(struct sk_buff *skb, struct net_device *dev)
-{
-	dev_kfree_skb_any(skb);
-	return NETDEV_TX_OK;
-}
-
-static const struct net_device_ops stub_netdev_ops = {
-	.ndo_start_xmit = stub_start_xmit,
-};
-
 /* A registered stub device, up if @up, with automatic restart after
  * @restart_ms (0: manual restart only).
  */
@@ -80,12 +72,6 @@ static struct net_device *stub_create(struct kunit *test, bool up,
 	}
 	atomic_set(&stub_starts, 0);
 	return dev;
-}
-
-static void stub_destroy(struct net_device *dev)
-{
-	unregister_candev(dev);
-	free_candev(dev);
 }
 
 static int restart_now(struct net_device *dev)

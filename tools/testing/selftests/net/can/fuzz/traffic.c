@@ -13,6 +13,15 @@
  *
  * It is not recorded: a replay starts its own, so a race it exposed has
  * the same chance to show again.
+ *
+ * It keeps to a quarter of a CPU: after each burst it sleeps three times
+ * as long as the burst took (the loopback receive work runs in its own
+ * bottom-half enable, so that time counts too). Sending flat out, two
+ * such threads on the debug kernel pushed softirq work to ksoftirqd,
+ * which also runs RCU callbacks, and starved it: rcu_barrier() callers
+ * (every device deletion, namespace cleanup) then waited for tens of
+ * seconds with no grace period stalled, a flood the fuzzer would
+ * measure instead of the bugs it is after.
  */
 
 #include <stdio.h>
@@ -96,22 +105,44 @@ static int traffic_socket(int old)
 	return fd;
 }
 
+static __u64 traffic_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+/* Sleep three times @burst_ns, and at least 200 us. */
+static void traffic_pause(__u64 burst_ns)
+{
+	__u64 ns = 3 * burst_ns;
+	struct timespec pause;
+
+	if (ns < 200 * 1000)
+		ns = 200 * 1000;
+	pause.tv_sec = (time_t)(ns / 1000000000ull);
+	pause.tv_nsec = (long)(ns % 1000000000ull);
+	nanosleep(&pause, NULL);
+}
+
 static void *traffic_thread(void *arg)
 {
 	struct fz_draw d = { .seed = fz_mix((__u64)(unsigned long)arg) };
-	struct timespec pause = { .tv_nsec = 200 * 1000 };
 	struct traffic_devs t = { .n = 0 };
 	unsigned int round;
 	int fd = -1, i;
+	__u64 start;
 
 	for (round = 0;; round++) {
 		if (round % 64 == 0) {
 			traffic_scan(&t);
 			fd = traffic_socket(fd);
 		}
+		start = traffic_now_ns();
 		for (i = 0; fd >= 0 && i < t.n * TRAFFIC_BURST; i++)
 			traffic_send(fd, t.ifindex[i % t.n], &d);
-		nanosleep(&pause, NULL);
+		traffic_pause(traffic_now_ns() - start);
 	}
 	return NULL;
 }

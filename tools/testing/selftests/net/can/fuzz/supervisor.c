@@ -510,25 +510,65 @@ static void show_file(const char *prefix, const char *path)
 	fclose(f);
 }
 
-/*
- * Where a stuck process's threads are, before it is killed: the kernel
- * stack of each (a wait for a lock, a grace period, a reference), and
- * the load, which tells a hang from a guest that is merely saturated.
+/* Print the kernel stack of every thread of @pid; with @busy_only, only of
+ * those running or in uninterruptible sleep, and with their names.
  */
-static void show_stuck(pid_t pid)
+static void show_threads(const char *pid, bool busy_only)
 {
-	char path[64], prefix[64];
+	char path[80], prefix[96], stat[256];
 	struct dirent *e;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
 	dir = opendir(path);
 	while (dir && (e = readdir(dir))) {
+		char *state;
+		FILE *f;
+
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(prefix, sizeof(prefix), "fuzz: stuck %.16s: ", e->d_name);
-		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/stack", (int)pid, e->d_name);
+		snprintf(path, sizeof(path), "/proc/%s/task/%.16s/stat", pid, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		stat[0] = 0;
+		if (!fgets(stat, sizeof(stat), f))
+			stat[0] = 0;
+		fclose(f);
+		state = strrchr(stat, ')');
+		if (busy_only && (!state || (state[2] != 'R' && state[2] != 'D')))
+			continue;
+		if (state)
+			state[1] = 0;
+		snprintf(prefix, sizeof(prefix), "fuzz: %s %.16s %.40s: ",
+			 busy_only ? "busy" : "stuck", e->d_name,
+			 busy_only ? strchr(stat, '(') ?: "" : "");
+		snprintf(path, sizeof(path), "/proc/%s/task/%.16s/stack", pid, e->d_name);
 		show_file(prefix, path);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/*
+ * Where a stuck process's threads are, before it is killed: the kernel
+ * stack of each (a wait for a lock, a grace period, a reference), what
+ * else runs or waits uninterruptibly in the guest (a task that holds up
+ * a grace period is usually there), and the load, which tells a hang
+ * from a guest that is merely saturated.
+ */
+static void show_stuck(pid_t pid)
+{
+	char self[16];
+	struct dirent *e;
+	DIR *dir;
+
+	snprintf(self, sizeof(self), "%d", (int)pid);
+	show_threads(self, false);
+	dir = opendir("/proc");
+	while (dir && (e = readdir(dir))) {
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' && strcmp(e->d_name, self))
+			show_threads(e->d_name, true);
 	}
 	if (dir)
 		closedir(dir);

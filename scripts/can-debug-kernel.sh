@@ -11,6 +11,11 @@
 # rebuilds only what changed: our objects, and what an edit of the
 # kernel.config fragment touches. Prints shell assignments for vmtest.sh:
 # KIMG=... MODROOT=... KVER=...
+#
+# CAN_DEBUG_CAN=mainline builds the same kernel with mainline's CAN code
+# left in place (its own cache directory, no test modules): the fuzzer's
+# reference, to tell what the debug kernel does under a load from what
+# our code does.
 
 set -eu
 
@@ -28,8 +33,14 @@ TESTMODS=$TOP/build/debug-testmods
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 key=$({ echo "$srcver"; gcc --version | head -1; cat "$FRAG/debug.config"; } |
 	sha256sum | cut -c1-12)
+CAN_CODE=${CAN_DEBUG_CAN:-ours}
+case $CAN_CODE in
+ours) flavour= ;;
+mainline) flavour=mainline- ;;
+*) echo "can-debug-kernel: CAN_DEBUG_CAN is ours or mainline, not $CAN_CODE" >&2; exit 2 ;;
+esac
 # Resolved, so that the paths recorded in the objects never change.
-dir=$(realpath -m "$CACHE/debug-$key")
+dir=$(realpath -m "$CACHE/debug-$flavour$key")
 src=$dir/linux-source-6.1
 obj=$dir/obj
 log=$dir/build.log
@@ -57,7 +68,7 @@ overlay() {
 		$CAN_RSYNC --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 			--exclude='*.mod*' --exclude='modules.order' --exclude=Makefile \
 			"$TOP/$d/" "$src/$d/"
-		kcov_makefiles "$d"
+		kcov_makefiles "$d" "$TOP"
 	done
 	$CAN_RSYNC "$TOP/include/uapi/linux/can.h" "$src/include/uapi/linux/can.h"
 	# A cache filled by the older, mtime-keeping copy may hold objects
@@ -77,9 +88,10 @@ overlay() {
 # so an unchanged Makefile rebuilds nothing.
 kcov_makefiles() {
 	local d=$1 mk dst
+	# $2: the tree whose Makefiles are taken (ours, or the pristine one)
 
-	find "$TOP/$d" -name Makefile | while read -r mk; do
-		dst=$src/$d/${mk#"$TOP/$d/"}
+	find "$2/$d" -name Makefile | while read -r mk; do
+		dst=$src/$d/${mk#"$2/$d/"}
 		{ cat "$mk"; echo; echo 'KCOV_INSTRUMENT := y'; } > "$dst.can-new"
 		if cmp -s "$dst.can-new" "$dst"; then
 			rm "$dst.can-new"
@@ -133,7 +145,25 @@ build_test_modules() {
 	done
 }
 
-overlay
+# Mainline's CAN Makefiles, with KCOV on as for ours. The pristine copy
+# they come from is kept beside the tree, so a rerun finds it unchanged.
+mainline_kcov() {
+	local d
+
+	for d in net/can drivers/net/can; do
+		if [ ! -d "$dir/pristine/$d" ]; then
+			mkdir -p "$dir/pristine/$d"
+			$CAN_RSYNC "$src/$d/" "$dir/pristine/$d/"
+		fi
+		kcov_makefiles "$d" "$dir/pristine"
+	done
+}
+
+if [ "$CAN_CODE" = ours ]; then
+	overlay
+else
+	mainline_kcov
+fi
 : > "$log"
 configure
 echo "can-debug-kernel: building in $obj (log: $log)" >&2
@@ -145,7 +175,7 @@ fi
 kver=$(make -s -C "$src" O="$obj" kernelrelease)
 rm -rf "$dir/modroot"
 make -C "$src" O="$obj" INSTALL_MOD_PATH="$dir/modroot" modules_install >> "$log" 2>&1
-build_test_modules
+[ "$CAN_CODE" = mainline ] || build_test_modules
 echo "can-debug-kernel: built $kver in $(( $(date +%s) - start ))s" >&2
 echo "KIMG=$obj/arch/x86/boot/bzImage" >&3
 echo "MODROOT=$dir/modroot" >&3

@@ -190,6 +190,8 @@ APPEND="$APPEND canvm.env=$RUN/env"
 # KASAN calls an interrupt that arrives during identify_cpu() at boot a
 # wild-memory-access, now and then, and turns lockdep off for the run.
 APPEND="$APPEND no5lvl"
+# CAN_VM_APPEND: more kernel parameters, for an experiment on one run.
+APPEND="$APPEND${CAN_VM_APPEND:+ $CAN_VM_APPEND}"
 # Extra kernel parameters (make fuzz: kasan_multi_shot).
 APPEND="$APPEND ${VMTEST_APPEND:-}"
 

@@ -60,6 +60,12 @@ else
 fi
 
 RUN=$TOP/build/fuzz/run-$SEED
+if [ "${CAN_DEBUG_CAN:-ours}" = mainline ]; then
+	# On purpose: the reference for what the debug kernel does under
+	# this load, with mainline's CAN code instead of ours.
+	echo "fuzz: debug kernel with MAINLINE's CAN code (CAN_DEBUG_CAN=mainline)"
+	RUN=$TOP/build/fuzz/run-mainline-$SEED
+fi
 [ -n "$REPLAY" ] && RUN=$TOP/build/fuzz/replay
 rm -rf "$RUN"
 mkdir -p "$RUN"

@@ -10,6 +10,7 @@
 
 #include <linux/can.h>
 #include <linux/can/netlink.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
 
 /* Classic CAN: DLC values 9 to 15 all mean eight bytes. */
@@ -50,8 +51,34 @@ static inline u8 can_get_cc_dlc(const struct can_frame *cf, const u32 ctrlmode)
 	return cf->len;
 }
 
+/* Bytes a frame occupies on the bus besides its payload, stuff bits
+ * left out: a classic frame has 47 bits around its data with an 11-bit
+ * id and 67 with a 29-bit one; a CAN FD frame 67 and 86, counting the
+ * longer CRC and its fixed stuff bits. Drivers that feed byte queue
+ * limits use these through can_skb_get_frame_len().
+ */
+#define CAN_FRAME_OVERHEAD_SFF	DIV_ROUND_UP(47, 8)
+#define CANFD_FRAME_OVERHEAD_SFF	DIV_ROUND_UP(67, 8)
+#define CAN_FRAME_OVERHEAD_EFF	DIV_ROUND_UP(67, 8)
+#define CANFD_FRAME_OVERHEAD_EFF	DIV_ROUND_UP(86, 8)
+
+/* The longest classic and CAN FD frames, in bytes on the bus. */
+#define CAN_FRAME_LEN_MAX	(CAN_MAX_DLEN + CAN_FRAME_OVERHEAD_EFF)
+#define CANFD_FRAME_LEN_MAX	(CANFD_MAX_DLEN + CANFD_FRAME_OVERHEAD_EFF)
+
 u8 can_fd_dlc2len(u8 dlc);
 u8 can_fd_len2dlc(u8 len);
 unsigned int can_frame_wire_len(const struct can_frame *cf);
+
+struct sk_buff;
+unsigned int can_skb_get_frame_len(const struct sk_buff *skb);
+
+/* A CAN FD payload length rounded up to the next length a DLC can
+ * express, which is what the controller will put on the bus.
+ */
+static inline u8 canfd_sanitize_len(u8 len)
+{
+	return can_fd_dlc2len(can_fd_len2dlc(len));
+}
 
 #endif /* !_CAN_LENGTH_H */

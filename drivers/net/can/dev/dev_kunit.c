@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/can/bittiming.h>
 #include <linux/can/length.h>
+#include <linux/skbuff.h>
 
 #include "bittiming_kunit.h"
 
@@ -397,6 +398,52 @@ static void wire_length_counts_frame_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, can_frame_wire_len(&sff_rtr), DIV_ROUND_UP(47, 8));
 }
 
+static struct sk_buff *frame_skb(struct kunit *test, unsigned int mtu,
+				 canid_t can_id, u8 len)
+{
+	struct sk_buff *skb = alloc_skb(mtu, GFP_KERNEL);
+	struct canfd_frame *cfd;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	cfd = skb_put_zero(skb, mtu);
+	cfd->can_id = can_id;
+	cfd->len = len;
+	return skb;
+}
+
+/* What drivers hand to byte queue limits: classic frames as above, CAN FD
+ * frames with 67 or 86 bits around a payload rounded up to a DLC step,
+ * and 0 for anything that is neither.
+ */
+static void skb_frame_len_follows_the_frame_type(struct kunit *test)
+{
+	static const struct {
+		unsigned int mtu;
+		canid_t can_id;
+		u8 len;
+		unsigned int bytes;
+	} cases[] = {
+		{ CAN_MTU, 0x123, 8, 6 + 8 },
+		{ CAN_MTU, CAN_EFF_FLAG | CAN_RTR_FLAG, 8, 9 },
+		{ CANFD_MTU, 0x123, 64, 9 + 64 },
+		{ CANFD_MTU, CAN_EFF_FLAG, 13, 11 + 16 },
+		{ CANFD_MTU, 0x1, 65, 0 },
+		{ CAN_MTU + 1, 0x1, 1, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct sk_buff *skb = frame_skb(test, cases[i].mtu,
+						cases[i].can_id, cases[i].len);
+
+		KUNIT_EXPECT_EQ_MSG(test, can_skb_get_frame_len(skb),
+				    cases[i].bytes, "case %u", i);
+		kfree_skb(skb);
+	}
+	KUNIT_EXPECT_EQ(test, CANFD_FRAME_LEN_MAX, 11 + 64);
+	KUNIT_EXPECT_EQ(test, canfd_sanitize_len(33), 48);
+}
+
 /* ISO 11898-1 CAN FD lengths: 12, 16, 20, 24, 32, 48, 64 for DLC 9 to 15. */
 static void fd_dlc_steps_above_8_bytes(struct kunit *test)
 {
@@ -431,6 +478,7 @@ static struct kunit_case length_cases[] = {
 	KUNIT_CASE(received_dlc_is_kept_only_when_asked),
 	KUNIT_CASE(sent_dlc_uses_len8_dlc_only_when_valid),
 	KUNIT_CASE(wire_length_counts_frame_bits),
+	KUNIT_CASE(skb_frame_len_follows_the_frame_type),
 	KUNIT_CASE(fd_dlc_steps_above_8_bytes),
 	KUNIT_CASE(fd_len_rounds_up_to_a_dlc_step),
 	{ }

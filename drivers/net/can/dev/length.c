@@ -5,6 +5,7 @@
 
 #include <linux/kernel.h>
 #include <linux/can/length.h>
+#include <linux/can/skb.h>
 
 /* CAN FD payload lengths by DLC: up to 8 as in classic CAN, then in
  * growing steps up to 64.
@@ -52,6 +53,8 @@ EXPORT_SYMBOL_GPL(can_fd_len2dlc);
  */
 #define CAN_SFF_OVERHEAD_BITS	(1 + 12 + 6 + 16 + 2 + 7 + 3)
 #define CAN_EFF_OVERHEAD_BITS	(1 + 32 + 6 + 16 + 2 + 7 + 3)
+static_assert(DIV_ROUND_UP(CAN_SFF_OVERHEAD_BITS, 8) == CAN_FRAME_OVERHEAD_SFF);
+static_assert(DIV_ROUND_UP(CAN_EFF_OVERHEAD_BITS, 8) == CAN_FRAME_OVERHEAD_EFF);
 
 /**
  * can_frame_wire_len() - bytes a classic frame occupies on the bus
@@ -71,3 +74,27 @@ unsigned int can_frame_wire_len(const struct can_frame *cf)
 	return DIV_ROUND_UP(bits, 8);
 }
 EXPORT_SYMBOL_GPL(can_frame_wire_len);
+
+/**
+ * can_skb_get_frame_len() - bytes the frame in @skb occupies on the bus
+ * @skb: a classic or CAN FD frame about to be sent; anything else is 0
+ *
+ * Stuff bits are not counted, and a CAN FD payload counts as the length
+ * its DLC rounds it up to. Drivers pass the result to can_put_echo_skb()
+ * and netdev_sent_queue() for byte queue limits. Any context.
+ *
+ * Return: length in bytes, at most CANFD_FRAME_LEN_MAX.
+ */
+unsigned int can_skb_get_frame_len(const struct sk_buff *skb)
+{
+	const struct canfd_frame *cfd = (const struct canfd_frame *)skb->data;
+
+	if (can_is_canfd_skb(skb))
+		return canfd_sanitize_len(cfd->len) +
+		       ((cfd->can_id & CAN_EFF_FLAG) ? CANFD_FRAME_OVERHEAD_EFF :
+						      CANFD_FRAME_OVERHEAD_SFF);
+	if (can_is_can_skb(skb))
+		return can_frame_wire_len((const struct can_frame *)skb->data);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(can_skb_get_frame_len);

@@ -330,12 +330,39 @@ static void canfd_skb_is_an_fd_frame(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/* A CAN XL frame is as long as its header and payload, and a payload
+ * length outside 1..2048 gets no skb at all.
+ */
+static void canxl_skb_fits_its_payload(struct kunit *test)
+{
+	struct canxl_frame *cxl;
+	struct sk_buff *skb = alloc_canxl_skb(test->priv, &cxl, 100);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, ntohs(skb->protocol), ETH_P_CANXL);
+	KUNIT_EXPECT_EQ(test, skb->len, CANXL_HDR_SIZE + 100);
+	KUNIT_EXPECT_TRUE(test, can_is_canxl_skb(skb));
+	KUNIT_EXPECT_EQ(test, cxl->flags, CANXL_XLF);
+	KUNIT_EXPECT_EQ(test, cxl->len, 100);
+	kfree_skb(skb);
+
+	KUNIT_EXPECT_NULL(test, alloc_canxl_skb(test->priv, &cxl, 0));
+	KUNIT_EXPECT_NULL(test, cxl);
+	KUNIT_EXPECT_NULL(test, alloc_canxl_skb(test->priv, &cxl,
+						CANXL_MAX_DLEN + 1));
+	skb = alloc_canxl_skb(test->priv, &cxl, CANXL_MAX_DLEN);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_TRUE(test, can_is_canxl_skb(skb));
+	kfree_skb(skb);
+}
+
 static struct kunit_case echo_cases[] = {
 	KUNIT_CASE(flushed_frames_count_dropped_and_aborted),
 	KUNIT_CASE(dropped_frame_is_counted_once),
 	KUNIT_CASE(freed_frame_is_not_counted),
 	KUNIT_CASE(frame_len_comes_back_on_completion),
 	KUNIT_CASE(canfd_skb_is_an_fd_frame),
+	KUNIT_CASE(canxl_skb_fits_its_payload),
 	{ }
 };
 

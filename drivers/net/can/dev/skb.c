@@ -291,3 +291,36 @@ struct sk_buff *alloc_can_err_skb(struct net_device *dev,
 	return skb;
 }
 EXPORT_SYMBOL_GPL(alloc_can_err_skb);
+
+/**
+ * alloc_canxl_skb() - allocate a received CAN XL frame
+ * @dev: the receiving device
+ * @cxl: set to the frame inside the skb, zeroed but for CANXL_XLF in its
+ *	flags and @data_len in its length, or NULL on failure
+ * @data_len: payload length as the controller reported it
+ *
+ * Same context and ownership rules as alloc_can_skb(). The skb is only
+ * as long as the header and @data_len, as CAN XL frames are everywhere.
+ *
+ * Return: the skb, or NULL if memory ran out or @data_len is outside
+ * CANXL_MIN_DLEN..CANXL_MAX_DLEN (count either in rx_dropped).
+ */
+struct sk_buff *alloc_canxl_skb(struct net_device *dev,
+				struct canxl_frame **cxl,
+				unsigned int data_len)
+{
+	struct sk_buff *skb;
+
+	if (data_len < CANXL_MIN_DLEN || data_len > CANXL_MAX_DLEN) {
+		*cxl = NULL;
+		return NULL;
+	}
+	skb = alloc_rx_skb(dev, CANXL_HDR_SIZE + data_len, htons(ETH_P_CANXL),
+			   (void **)cxl);
+	if (skb) {
+		(*cxl)->flags = CANXL_XLF;
+		(*cxl)->len = data_len;
+	}
+	return skb;
+}
+EXPORT_SYMBOL_GPL(alloc_canxl_skb);

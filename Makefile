@@ -16,6 +16,8 @@
 #                   modules (loaded on purpose), and a table of which checks
 #                   mainline passes (not a test); R="sja1000_kvaser.sh" runs
 #                   only those
+#   make compat-drivers  mainline 6.1's drivers built from source on our
+#                   headers and can-dev, then our driver tests on them
 #   make patches    the tree as a patch series against linux-source-6.1
 #   make patches-check  the series, checkpatch, and a build of every prefix
 #   make fuzz       the syscall fuzzer in the debug kernel (not a test):
@@ -59,7 +61,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
 .PHONY: all modules clean deps need-deps selftests check check-all check-rt check-debug check-debug-locked demo vm \
-	bench reference patches \
+	bench reference patches compat-build compat-drivers \
 	patches-check fuzz
 
 all: modules
@@ -96,18 +98,25 @@ selftests: modules
 	$(MAKE) -C $(KDIR) M=$(MODEL_CHIP) W=1 modules
 	$(MAKE) -C $(KDIR) M=$(PORT_WATCH) W=1 modules
 
+# Two CTU CAN FD cards of two channels each, for mainline's ctucanfd on
+# our can-dev (ctucanfd.sh): the first channels share one bus, the
+# second ones another (QEMU wants both of a card's channels on a bus).
+CTUCAN_CARDS := -object can-bus,id=b2 -object can-bus,id=b3 \
+	-device ctucan_pci,canbus0=b2,canbus1=b3 -device ctucan_pci,canbus0=b2,canbus1=b3
+
 # Two SJA1000 cards (QEMU's Kvaser PCIcan model) on one emulated CAN bus,
 # and a dual-channel PCM-3680 on another, for the device layer and
 # driver tests.
 CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 \
 	-device kvaser_pci,canbus=b0 \
-	-object can-bus,id=b1 -device pcm3680_pci,canbus0=b1,canbus1=b1
+	-object can-bus,id=b1 -device pcm3680_pci,canbus0=b1,canbus1=b1 \
+	$(CTUCAN_CARDS)
 
 # "make check T='can_vcan bcm_tx'" runs only the named tests. The whole
 # suite runs for a quarter of an hour on an idle machine and much
 # longer on a busy one; each test has its own timeout (run_tests.sh), so
 # the guest's is only a guard against a hang outside any test.
-check: modules selftests
+check: modules selftests compat-build
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --timeout 2700 --qemu-args "$(CAN_CARDS)" -- \
 		$(SRC)/$(SELFTESTS)/run_tests.sh $(T)
 
@@ -194,6 +203,23 @@ bench: modules selftests
 reference: modules selftests
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --keep-mainline --timeout 1800 \
 		--qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/reference.sh $(R)
+
+# Mainline 6.1's CAN drivers built unmodified from linux-source-6.1 on our
+# headers and can-dev (can.txt 8.x). "make check" builds them for
+# ctucanfd.sh; "make compat-drivers" also runs the SJA1000 and MCP2515
+# scripts with mainline's drivers in place of ours. Only Linux 6.1's
+# kernel API fits those sources.
+COMPAT := $(BUILD)/compat
+compat-build: modules
+	@case "$(KVER)" in \
+	6.1.*) $(SRC)/scripts/can-compat-drivers.sh $(KDIR) $(SRC) $(COMPAT) ;; \
+	*) echo "compat-drivers: mainline 6.1's drivers do not build for $(KVER)"; \
+	   rm -rf $(COMPAT) ;; \
+	esac
+
+compat-drivers: compat-build selftests
+	$(SELFTESTS)/vmtest.sh --kver $(KVER) --timeout 1800 --qemu-args "$(CAN_CARDS)" -- \
+		$(SRC)/$(SELFTESTS)/reference.sh --compat $(R)
 
 patches: need-deps
 	$(SRC)/scripts/can-patches.py --checkpatch

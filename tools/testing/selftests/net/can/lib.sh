@@ -233,17 +233,41 @@ CAN_FRAMES="123#
 00000001#0102030405060708
 456#R5"
 
-# can_send_and_check FROM TO: every frame of $CAN_FRAMES crosses the bus.
+# can_send_and_check FROM TO [FRAMES [WANT]]: every frame of FRAMES
+# (default $CAN_FRAMES) crosses the bus, and candump -L prints WANT
+# (default FRAMES), one frame a line.
 can_send_and_check() {
-	local from=$1 to=$2 f got
+	local from=$1 to=$2 frames=${3:-$CAN_FRAMES} want f got
 
-	can_dump_start "$to" 8 || return 1
-	for f in $CAN_FRAMES; do
+	want=${4:-$frames}
+	can_dump_start "$to" "$(echo "$want" | wc -l)" || return 1
+	for f in $frames; do
 		cansend "$from" "$f" || { fail "cansend $f"; return 1; }
 	done
 	can_dump_finish || return 1
 	got=$(awk '{ print $3 }' "$CAN_TMP/dump")
-	[ "$got" = "$CAN_FRAMES" ] || { fail "sent: $CAN_FRAMES got: $got"; return 1; }
+	[ "$got" = "$want" ] || { fail "sent: $frames got: $got"; return 1; }
+}
+
+# can_traffic_start LISTEN SEND [CANGEN-ARGS...]: candump on LISTEN and
+# cangen on SEND in the background for at most 30 s, once candump's
+# socket is bound; their pids in CAN_TRAFFIC_PIDS.
+can_traffic_start() {
+	local listen=$1 send=$2
+
+	shift 2
+	CAN_TRAFFIC_PIDS=()
+	timeout 30 candump "$listen" > /dev/null 2>&1 &
+	CAN_TRAFFIC_PIDS+=($!)
+	timeout 30 cangen -g 1 "$@" "$send" > /dev/null 2>&1 &
+	CAN_TRAFFIC_PIDS+=($!)
+	wait_until 10 has_rx_entry "$listen" || { fail "candump did not bind"; return 1; }
+}
+
+can_traffic_stop() {
+	kill "${CAN_TRAFFIC_PIDS[@]}" 2>/dev/null
+	wait "${CAN_TRAFFIC_PIDS[@]}" 2>/dev/null
+	return 0
 }
 
 # Checks that every controller driver must pass; each returns 0 or fails.

@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build mainline Linux 6.1's CAN drivers, unmodified, out of tree against
+# our headers and our can-dev, and prove that they use nothing else:
+#
+#   can-compat-drivers.sh KDIR SRC OUT
+#
+# KDIR is the kernel build tree (Debian's headers), SRC our tree, which
+# must be built already (its Module.symvers names our exports), and OUT
+# the directory to build in. The driver sources come from
+# /usr/src/linux-source-6.1.tar.xz and are unpacked as they are; only
+# the Kbuild files that say which modules to make are ours. The modules
+# land in OUT/modules, flat, with a list of them in OUT/modules.list.
+#
+# After the build every module is checked:
+#  - each symbol it takes from a CAN module of Debian's kernel is one of
+#    ours (our Module.symvers, or the SJA1000 core built here), with our
+#    CRC in its __versions, so it loads on our can-dev and nothing else;
+#  - no CAN header came from the kernel's tree: include/linux/can/* and
+#    include/uapi/linux/can* all resolved to ours.
+# A check that fails names the module and what it found, and the script
+# exits non-zero.
+
+set -eu
+
+KDIR=$1
+SRC=$2
+OUT=$3
+TAR=/usr/src/linux-source-6.1.tar.xz
+LS=linux-source-6.1/drivers/net/can
+
+# Directory, then the Kbuild lines that pick its modules. gs_usb and
+# peak_usb are built to prove they compile and link; the others also run
+# in the VM (ctucanfd.sh, compat.sh).
+kbuild_for() {
+	case $1 in
+	.)		echo "obj-m += vxcan.o ctucanfd/ slcan/ sja1000/ spi/ usb/" ;;
+	ctucanfd)	echo "obj-m += ctucanfd.o ctucanfd_pci.o"
+			echo "ctucanfd-y := ctucanfd_base.o" ;;
+	slcan)		echo "obj-m += slcan.o"
+			echo "slcan-y := slcan-core.o slcan-ethtool.o" ;;
+	sja1000)	echo "obj-m += sja1000.o kvaser_pci.o plx_pci.o" ;;
+	spi)		echo "obj-m += mcp251x.o" ;;
+	usb)		echo "obj-m += gs_usb.o peak_usb/" ;;
+	usb/peak_usb)	echo "obj-m += peak_usb.o"
+			echo "peak_usb-y := pcan_usb_core.o pcan_usb.o pcan_usb_pro.o pcan_usb_fd.o" ;;
+	esac
+}
+DIRS=". ctucanfd slcan sja1000 spi usb usb/peak_usb"
+MODULES="vxcan ctucanfd ctucanfd_pci slcan sja1000 kvaser_pci plx_pci mcp251x gs_usb peak_usb"
+
+die() {
+	echo "compat-drivers: $*" >&2
+	exit 1
+}
+
+unpack() {
+	local d
+
+	[ -f "$TAR" ] || die "$TAR missing (make deps installs linux-source-6.1)"
+	[ -f "$SRC/Module.symvers" ] || die "$SRC/Module.symvers missing: build our modules first"
+	rm -rf "$OUT/src" "$OUT/modules"
+	mkdir -p "$OUT/src" "$OUT/modules"
+	tar -C "$OUT/src" --strip-components=4 -xJf "$TAR" \
+		"$LS/vxcan.c" "$LS/ctucanfd" "$LS/slcan" "$LS/sja1000" "$LS/spi/mcp251x.c" \
+		"$LS/usb/gs_usb.c" "$LS/usb/peak_usb"
+	# Kbuild is read before Makefile: these pick the modules, the
+	# mainline Makefiles stay as they came and are not used.
+	for d in $DIRS; do
+		kbuild_for "$d" > "$OUT/src/$d/Kbuild"
+	done
+}
+
+build() {
+	make -C "$KDIR" M="$OUT/src" \
+		NOSTDINC_FLAGS="-nostdinc -I$SRC/include -I$SRC/include/uapi" \
+		KBUILD_EXTRA_SYMBOLS="$SRC/Module.symvers" modules 2>&1 |
+		tee "$OUT/build.log" | grep -E 'warning|error|WARNING|ERROR' && :
+	[ "${PIPESTATUS[0]}" -eq 0 ] || die "build failed, see $OUT/build.log"
+	grep -qE 'warning:|WARNING:' "$OUT/build.log" &&
+		die "the build warned, see $OUT/build.log"
+	return 0
+}
+
+# Symbols exported by Debian's CAN modules, which a driver must get
+# from us instead: "name".
+debian_can_exports() {
+	awk '$3 ~ /^(drivers\/net\/can|net\/can)\// { print $2 }' "$KDIR/Module.symvers"
+}
+
+# "crc name" of every export a driver here may use: ours and the ones
+# the SJA1000 core built here offers its board glue.
+allowed_exports() {
+	awk '{ print $1, $2 }' "$SRC/Module.symvers" "$OUT/src/Module.symvers"
+}
+
+check_symbols() {
+	local ko=$1 name crc bad=0
+
+	while read -r crc name; do
+		grep -qx "$name" "$OUT/debian-can" || continue
+		if ! grep -qx "$crc $name" "$OUT/allowed"; then
+			echo "compat-drivers: $(basename "$ko"): $name $crc is not ours" >&2
+			bad=1
+		fi
+	done < <(/sbin/modprobe --dump-modversions "$ko")
+	return $bad
+}
+
+# Any CAN header of the kernel's tree in the dependencies of any object.
+check_headers() {
+	local found
+
+	found=$(find "$OUT/src" -name '.*.o.cmd' -exec cat {} + |
+		grep -oE '[^ ]*/include/(uapi/)?linux/can[^ ]*\.h' |
+		grep -v "^$SRC/" | sort -u)
+	[ -z "$found" ] || die "kernel tree CAN headers used: $found"
+}
+
+check_all() {
+	local m ko
+
+	debian_can_exports > "$OUT/debian-can"
+	allowed_exports > "$OUT/allowed"
+	: > "$OUT/modules.list"
+	for m in $MODULES; do
+		ko=$(find "$OUT/src" -name "$m.ko")
+		[ -n "$ko" ] || die "$m.ko was not built"
+		check_symbols "$ko" || die "$m.ko takes symbols that are not ours"
+		cp "$ko" "$OUT/modules/"
+		echo "$m" >> "$OUT/modules.list"
+	done
+	check_headers
+}
+
+unpack
+build
+check_all
+echo "compat-drivers: built $(wc -l < "$OUT/modules.list") mainline 6.1 modules on our" \
+	"headers and can-dev: $(tr '\n' ' ' < "$OUT/modules.list")"

@@ -165,8 +165,10 @@ check-debug: selftests
 	@mkdir -p $(CAN_CACHE)
 	flock $(CAN_CACHE)/debug.lock $(MAKE) --no-print-directory check-debug-locked
 
+# The build's output is checked before eval: eval of a failed command's
+# empty output succeeds and would boot Debian's kernel instead.
 check-debug-locked:
-	@eval "$$($(SRC)/scripts/can-debug-kernel.sh)" && \
+	@kernel="$$($(SRC)/scripts/can-debug-kernel.sh)" && eval "$$kernel" && \
 	VMTEST_MEM=2048 $(SELFTESTS)/vmtest.sh --kernel "$$KIMG" --modroot "$$MODROOT" \
 		--kver "$$KVER" --timeout 3000 --qemu-args "$(CAN_CARDS)" \
 		-- $(SRC)/$(SELFTESTS)/run_debug.sh $(T)

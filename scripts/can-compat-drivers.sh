@@ -4,7 +4,7 @@
 # Build mainline Linux 6.1's CAN drivers, unmodified, out of tree against
 # our headers and our can-dev, and prove that they use nothing else:
 #
-#   can-compat-drivers.sh KDIR SRC OUT
+#   can-compat-drivers.sh [--in-tree] KDIR SRC OUT
 #
 # KDIR is the kernel build tree (Debian's headers), SRC our tree, which
 # must be built already (its Module.symvers names our exports), and OUT
@@ -21,9 +21,29 @@
 #    include/uapi/linux/can* all resolved to ours.
 # A check that fails names the module and what it found, and the script
 # exits non-zero.
+#
+# --in-tree: KDIR is a kernel built with our CAN code in its tree (the
+# debug kernel, scripts/can-debug-kernel.sh): its CAN exports and headers
+# are ours by construction, so only the build and its warnings are
+# checked.
 
 set -eu
 
+# What is built: the directories' objects, the directories that get a
+# Kbuild of ours (kbuild_for), and the modules that must come out.
+TOP_OBJS="vxcan.o ctucanfd/ slcan/ sja1000/ spi/ usb/"
+DIRS=". ctucanfd slcan sja1000 spi usb usb/peak_usb"
+MODULES="vxcan ctucanfd ctucanfd_pci slcan sja1000 kvaser_pci plx_pci mcp251x gs_usb peak_usb"
+
+IN_TREE=0
+if [ "$1" = --in-tree ]; then
+	IN_TREE=1
+	shift
+	# The debug kernel has no USB; build what its tests load.
+	TOP_OBJS="ctucanfd/ slcan/"
+	DIRS=". ctucanfd slcan"
+	MODULES="ctucanfd ctucanfd_pci slcan"
+fi
 KDIR=$1
 SRC=$2
 OUT=$3
@@ -32,10 +52,10 @@ LS=linux-source-6.1/drivers/net/can
 
 # Directory, then the Kbuild lines that pick its modules. gs_usb and
 # peak_usb are built to prove they compile and link; the others also run
-# in the VM (ctucanfd.sh, compat.sh).
+# in the VM (ctucanfd.sh, slcan.sh, reference.sh --compat).
 kbuild_for() {
 	case $1 in
-	.)		echo "obj-m += vxcan.o ctucanfd/ slcan/ sja1000/ spi/ usb/" ;;
+	.)		echo "obj-m += $TOP_OBJS" ;;
 	ctucanfd)	echo "obj-m += ctucanfd.o ctucanfd_pci.o"
 			echo "ctucanfd-y := ctucanfd_base.o" ;;
 	slcan)		echo "obj-m += slcan.o"
@@ -47,8 +67,6 @@ kbuild_for() {
 			echo "peak_usb-y := pcan_usb_core.o pcan_usb.o pcan_usb_pro.o pcan_usb_fd.o" ;;
 	esac
 }
-DIRS=". ctucanfd slcan sja1000 spi usb usb/peak_usb"
-MODULES="vxcan ctucanfd ctucanfd_pci slcan sja1000 kvaser_pci plx_pci mcp251x gs_usb peak_usb"
 
 die() {
 	echo "compat-drivers: $*" >&2
@@ -59,7 +77,8 @@ unpack() {
 	local d
 
 	[ -f "$TAR" ] || die "$TAR missing (make deps installs linux-source-6.1)"
-	[ -f "$SRC/Module.symvers" ] || die "$SRC/Module.symvers missing: build our modules first"
+	[ "$IN_TREE" = 1 ] || [ -f "$SRC/Module.symvers" ] ||
+		die "$SRC/Module.symvers missing: build our modules first"
 	rm -rf "$OUT/src" "$OUT/modules"
 	mkdir -p "$OUT/src" "$OUT/modules"
 	tar -C "$OUT/src" --strip-components=4 -xJf "$TAR" \
@@ -73,9 +92,12 @@ unpack() {
 }
 
 build() {
+	local extra=$SRC/Module.symvers
+
+	[ "$IN_TREE" = 0 ] || extra=
 	make -C "$KDIR" M="$OUT/src" \
 		NOSTDINC_FLAGS="-nostdinc -I$SRC/include -I$SRC/include/uapi" \
-		KBUILD_EXTRA_SYMBOLS="$SRC/Module.symvers" modules 2>&1 |
+		KBUILD_EXTRA_SYMBOLS="$extra" modules 2>&1 |
 		tee "$OUT/build.log" | grep -E 'warning|error|WARNING|ERROR' && :
 	[ "${PIPESTATUS[0]}" -eq 0 ] || die "build failed, see $OUT/build.log"
 	grep -qE 'warning:|WARNING:' "$OUT/build.log" &&
@@ -121,17 +143,20 @@ check_headers() {
 check_all() {
 	local m ko
 
-	debian_can_exports > "$OUT/debian-can"
-	allowed_exports > "$OUT/allowed"
+	if [ "$IN_TREE" = 0 ]; then
+		debian_can_exports > "$OUT/debian-can"
+		allowed_exports > "$OUT/allowed"
+	fi
 	: > "$OUT/modules.list"
 	for m in $MODULES; do
 		ko=$(find "$OUT/src" -name "$m.ko")
 		[ -n "$ko" ] || die "$m.ko was not built"
-		check_symbols "$ko" || die "$m.ko takes symbols that are not ours"
+		[ "$IN_TREE" = 1 ] || check_symbols "$ko" ||
+			die "$m.ko takes symbols that are not ours"
 		cp "$ko" "$OUT/modules/"
 		echo "$m" >> "$OUT/modules.list"
 	done
-	check_headers
+	[ "$IN_TREE" = 1 ] || check_headers
 }
 
 unpack

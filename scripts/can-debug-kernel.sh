@@ -175,7 +175,12 @@ fi
 kver=$(make -s -C "$src" O="$obj" kernelrelease)
 rm -rf "$dir/modroot"
 make -C "$src" O="$obj" INSTALL_MOD_PATH="$dir/modroot" modules_install >> "$log" 2>&1
-[ "$CAN_CODE" = mainline ] || build_test_modules
+if [ "$CAN_CODE" = ours ]; then
+	build_test_modules
+	# Mainline's drivers on our in-tree can-dev, for ctucanfd.sh.
+	"$TOP/scripts/can-compat-drivers.sh" --in-tree "$obj" "$TOP" "$TESTMODS/compat" \
+		>> "$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
+fi
 echo "can-debug-kernel: built $kver in $(( $(date +%s) - start ))s" >&2
 echo "KIMG=$obj/arch/x86/boot/bzImage" >&3
 echo "MODROOT=$dir/modroot" >&3

@@ -14,7 +14,7 @@
 
 source "$(dirname "$0")/lib.sh"
 
-COMPAT=$TOP/build/compat/modules
+COMPAT=${CAN_COMPAT:-$TOP/build/compat/modules}
 DRIVER=/sys/bus/pci/drivers/ctucanfd_pci
 A=
 B=
@@ -33,13 +33,14 @@ first_channels() {
 }
 
 # Why this kernel cannot run the driver, or nothing if it can. The
-# sources are 6.1's and build for Debian's 6.1 kernel only (make
-# compat-build); on that kernel missing modules are a failure.
+# sources are 6.1's and build for Linux 6.1 only: Debian's (make
+# compat-build) and the debug kernel (can-debug-kernel.sh); on those,
+# missing modules are a failure.
 cannot_run() {
 	local want
 
 	if [ ! -e "$COMPAT/ctucanfd.ko" ]; then
-		[[ $(uname -r) == 6.1.*-amd64 ]] || echo "mainline 6.1's drivers need Linux 6.1"
+		[[ $(uname -r) == 6.1.* ]] || echo "mainline 6.1's drivers need Linux 6.1"
 		return
 	fi
 	want=$(modinfo -F vermagic "$COMPAT/ctucanfd.ko" | cut -d' ' -f1)

@@ -12,6 +12,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../../../../.." && pwd)
 # The test modules built against this kernel (scripts/can-debug-kernel.sh).
 export CAN_TESTMODS=$TOP/build/debug-testmods
+# Mainline's drivers built against it (scripts/can-compat-drivers.sh).
+export CAN_COMPAT=$CAN_TESTMODS/compat/modules
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 # Only what our tests allocate is of interest: forget what boot left.

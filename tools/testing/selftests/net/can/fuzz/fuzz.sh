@@ -52,7 +52,9 @@ if [ $STOCK = 1 ]; then
 	VMARGS=(--kver "$KVER")
 	APPEND="slub_debug=FZPU"
 else
-	eval "$("$TOP/scripts/can-debug-kernel.sh")"
+	# Not eval "$(...)": that would hide a failed build.
+	kernel=$("$TOP/scripts/can-debug-kernel.sh")
+	eval "$kernel"
 	VMARGS=(--kernel "$KIMG" --modroot "$MODROOT" --kver "$KVER")
 	# kasan_multi_shot: KASAN reports every bad access, not only the
 	# first of the boot, so a replay can show the same report again.

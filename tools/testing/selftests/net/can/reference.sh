@@ -17,7 +17,7 @@
 #                              "make compat-drivers": our core and can-dev
 #                              under mainline 6.1's drivers built from
 #                              source on them (build/compat/modules); also
-#                              runs ctucanfd.sh. This one is a test: a
+#                              runs ctucanfd.sh and slcan.sh. This one is a test: a
 #                              check mainline's driver passes on Debian's
 #                              stack (compat.expected lists the rest) must
 #                              pass here too.
@@ -126,7 +126,7 @@ check_compat_modules() {
 default_scripts() {
 	local s
 
-	[ "$MODE" = compat ] && echo "$HERE/ctucanfd.sh"
+	[ "$MODE" = compat ] && echo "$HERE/ctucanfd.sh" && echo "$HERE/slcan.sh"
 
 	# sja1000_echo first, as in make check: QEMU's SJA1000 model garbles
 	# its receive FIFO for good once a remote frame with data length

@@ -17,7 +17,8 @@
 #                              "make compat-drivers": our core and can-dev
 #                              under mainline 6.1's drivers built from
 #                              source on them (build/compat/modules); also
-#                              runs ctucanfd.sh and slcan.sh. This one is a test: a
+#                              runs ctucanfd.sh, slcan.sh and the vxcan
+#                              scripts. This one is a test: a
 #                              check mainline's driver passes on Debian's
 #                              stack (compat.expected lists the rest) must
 #                              pass here too.
@@ -126,7 +127,13 @@ check_compat_modules() {
 default_scripts() {
 	local s
 
-	[ "$MODE" = compat ] && echo "$HERE/ctucanfd.sh" && echo "$HERE/slcan.sh"
+	if [ "$MODE" = compat ]; then
+		echo "$HERE/ctucanfd.sh"
+		echo "$HERE/slcan.sh"
+		echo "$HERE/can_vxcan.sh"
+		echo "$TOP/build/selftests/can_vxcan"
+		echo "$HERE/gw_vxcan.sh"
+	fi
 
 	# sja1000_echo first, as in make check: QEMU's SJA1000 model garbles
 	# its receive FIFO for good once a remote frame with data length

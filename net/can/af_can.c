@@ -288,7 +288,7 @@ static struct can_rx_table *can_rx_table_of(struct net *net,
  */
 int can_rx_register(struct net *net, struct net_device *dev,
 		    canid_t can_id, canid_t mask, can_rx_func_t func,
-		    void *data, const char *ident, struct sock *sk)
+		    void *data, char *ident, struct sock *sk)
 {
 	struct can_pernet *cn = can_pernet(net);
 	struct can_mask_group *spare = NULL;
@@ -545,8 +545,9 @@ static struct sk_buff *can_loopback_clone(struct sk_buff *skb)
  * can_send() - transmit a CAN frame
  * @skb: the frame, with skb->dev set and struct can_skb_priv reserved in
  *	front of it; consumed in every case, also on error
- * @loop: also deliver the frame to local subscribers. The frame goes to
- *	the driver with pkt_type PACKET_LOOPBACK then (PACKET_HOST if not):
+ * @loop: non-zero to also deliver the frame to local subscribers. The
+ *	frame goes to the driver with pkt_type PACKET_LOOPBACK then
+ *	(PACKET_HOST if not):
  *	a device with IFF_ECHO loops it back itself once it was sent; for
  *	any other device the core hands a clone to the receive path as
  *	soon as the driver accepted the frame.
@@ -569,7 +570,7 @@ static struct sk_buff *can_loopback_clone(struct sk_buff *skb)
  * -ENOBUFS: the driver or queue discipline dropped the frame;
  * or another error of dev_queue_xmit().
  */
-int can_send(struct sk_buff *skb, bool loop)
+int can_send(struct sk_buff *skb, int loop)
 {
 	struct net_device *dev = skb->dev;
 	struct sk_buff *echo = NULL;

@@ -53,7 +53,7 @@ void can_proto_unregister(const struct can_proto *cp);
 
 int can_rx_register(struct net *net, struct net_device *dev,
 		    canid_t can_id, canid_t mask, can_rx_func_t func,
-		    void *data, const char *ident, struct sock *sk);
+		    void *data, char *ident, struct sock *sk);
 void can_rx_unregister(struct net *net, struct net_device *dev,
 		       canid_t can_id, canid_t mask, can_rx_func_t func,
 		       void *data);
@@ -73,7 +73,7 @@ static inline void can_dev_declare(struct net_device *dev)
 	netdev_set_ml_priv(dev, NULL, ML_PRIV_CAN);
 }
 
-int can_send(struct sk_buff *skb, bool loop);
+int can_send(struct sk_buff *skb, int loop);
 void can_set_skb_uid(struct sk_buff *skb);
 void can_sock_destruct(struct sock *sk);
 

@@ -67,5 +67,8 @@ struct can_tdc_const {
 int can_bittiming_fill(struct can_bittiming *bt,
 		       const struct can_bittiming_const *btc, u32 clock_hz,
 		       struct netlink_ext_ack *extack);
+void can_calc_tdco(struct can_tdc *tdc, const struct can_tdc_const *tdc_const,
+		   const struct can_bittiming *dbt, u32 *ctrlmode,
+		   u32 ctrlmode_supported);
 
 #endif /* !_CAN_BITTIMING_H */

@@ -9,6 +9,8 @@
 #include <net/rtnetlink.h>
 #include <linux/can/dev.h>
 
+#include "tdc.h"
+
 /* What user space may send; read-only attributes are only sized. */
 static const struct nla_policy can_policy[IFLA_CAN_MAX + 1] = {
 	[IFLA_CAN_BITTIMING] = NLA_POLICY_MIN_LEN(sizeof(struct can_bittiming)),
@@ -45,6 +47,7 @@ static int refuse_if_up(struct net_device *dev, struct netlink_ext_ack *extack)
 struct can_link_change {
 	struct can_bittiming bittiming;
 	struct can_bittiming data_bittiming;
+	struct can_tdc tdc;
 	u32 ctrlmode;
 	int restart_ms;
 	u16 termination;
@@ -53,6 +56,8 @@ struct can_link_change {
 	bool has_ctrlmode;
 	bool has_restart_ms;
 	bool has_termination;
+	bool has_tdc;
+	bool sets_tdc_mode;
 	bool wants_restart;
 };
 
@@ -181,6 +186,11 @@ static int check_ctrlmode(struct net_device *dev, const struct nlattr *attr,
 	}
 
 	chg->ctrlmode = (priv->ctrlmode & ~cm->mask) | wanted;
+	/* Naming a TDC mode switches the other one off. */
+	if (cm->mask & CAN_CTRLMODE_TDC_MASK) {
+		chg->ctrlmode &= cm->flags | ~CAN_CTRLMODE_TDC_MASK;
+		chg->sets_tdc_mode = true;
+	}
 	chg->has_ctrlmode = true;
 	return 0;
 }
@@ -257,8 +267,8 @@ static int check_termination(struct net_device *dev,
 }
 
 /* As in mainline, CAN FD is configured in one request: "fd on" comes
- * with both bitrates, and a data bitrate only with "fd on". Transmitter
- * delay compensation is not offered by any driver we carry.
+ * with both bitrates, and a data bitrate only with "fd on"; so do
+ * transmitter delay compensation values (can_tdc_check_request()).
  */
 static int check_fd_request(struct nlattr *data[],
 			    struct netlink_ext_ack *extack)
@@ -279,11 +289,7 @@ static int check_fd_request(struct nlattr *data[],
 		NL_SET_ERR_MSG(extack, "dbitrate needs fd on with it");
 		return -EOPNOTSUPP;
 	}
-	if (data[IFLA_CAN_TDC]) {
-		NL_SET_ERR_MSG(extack, "transmitter delay compensation not supported");
-		return -EOPNOTSUPP;
-	}
-	return 0;
+	return can_tdc_check_request(data, extack);
 }
 
 static int check_change(struct net_device *dev, struct nlattr *data[],
@@ -300,6 +306,11 @@ static int check_change(struct net_device *dev, struct nlattr *data[],
 				      chg, extack);
 	if (!err && data[IFLA_CAN_CTRLMODE])
 		err = check_ctrlmode(dev, data[IFLA_CAN_CTRLMODE], chg, extack);
+	if (!err && data[IFLA_CAN_TDC]) {
+		err = can_tdc_read_values(netdev_priv(dev), data[IFLA_CAN_TDC],
+					  &chg->tdc, extack);
+		chg->has_tdc = !err;
+	}
 	if (!err && data[IFLA_CAN_TERMINATION])
 		err = check_termination(dev, data[IFLA_CAN_TERMINATION], chg,
 					extack);
@@ -361,6 +372,21 @@ static int set_timing(struct net_device *dev, struct can_bittiming *dst,
 	return program ? program(dev) : 0;
 }
 
+/* A new data bit timing comes with the TDC the user gave, or, if the
+ * request names no TDC mode, with what can_calc_tdco() derives from it;
+ * "tdc-mode off" leaves compensation off. Set before the driver
+ * programs the timing, which it may read with it.
+ */
+static void set_tdc(struct net_device *dev, const struct can_link_change *chg)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	priv->tdc = chg->tdc;
+	if (!chg->has_tdc && !chg->sets_tdc_mode)
+		can_calc_tdco(&priv->tdc, priv->tdc_const, &chg->data_bittiming,
+			      &priv->ctrlmode, priv->ctrlmode_supported);
+}
+
 /* The control mode goes first: a driver's do_set_bittiming may read it
  * (the SJA1000 programs triple sampling with the timing). If the driver
  * refuses a setting, the previous timing, modes and MTU come back.
@@ -383,10 +409,12 @@ static int apply_change(struct net_device *dev,
 	if (chg->has_bittiming)
 		err = set_timing(dev, &priv->bittiming, &chg->bittiming,
 				 priv->do_set_bittiming);
-	if (!err && chg->has_data_bittiming)
+	if (!err && chg->has_data_bittiming) {
+		set_tdc(dev, chg);
 		err = set_timing(dev, &priv->data_bittiming,
 				 &chg->data_bittiming,
 				 priv->do_set_data_bittiming);
+	}
 	if (!err && chg->has_termination) {
 		err = priv->do_set_termination(dev, chg->termination);
 		if (!err)
@@ -469,6 +497,7 @@ static size_t can_get_size(const struct net_device *dev)
 	if (priv->data_bitrate_const)
 		size += nla_total_size(sizeof(u32) *
 				       priv->data_bitrate_const_cnt);
+	size += can_tdc_get_size(priv);
 	return size + nla_total_size(sizeof(u32));	/* bitrate_max */
 }
 
@@ -576,6 +605,7 @@ static int can_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put_u32(skb, IFLA_CAN_RESTART_MS, priv->restart_ms) ||
 	    put_berr_counter(skb, dev) ||
 	    put_data_timing(skb, priv) ||
+	    can_tdc_fill_info(skb, dev) ||
 	    put_choices(skb, priv))
 		return -EMSGSIZE;
 	return 0;

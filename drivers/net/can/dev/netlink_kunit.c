@@ -62,32 +62,6 @@ static struct net_device *stub_create(struct kunit *test,
 	return dev;
 }
 
-/* The attributes of one request, as rtnetlink hands them to changelink. */
-struct request {
-	struct nlattr *data[IFLA_CAN_MAX + 1];
-};
-
-static void put_attr(struct kunit *test, struct request *req, int type,
-		     const void *payload, int len)
-{
-	struct nlattr *nla = kunit_kzalloc(test, nla_total_size(len),
-					   GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, nla);
-	nla->nla_type = type;
-	nla->nla_len = nla_attr_size(len);
-	memcpy(nla_data(nla), payload, len);
-	req->data[type] = nla;
-}
-
-static void put_bitrate(struct kunit *test, struct request *req, int type,
-			u32 bitrate)
-{
-	struct can_bittiming bt = { .bitrate = bitrate };
-
-	put_attr(test, req, type, &bt, sizeof(bt));
-}
-
 static void put_fd(struct kunit *test, struct request *req, bool on)
 {
 	struct can_ctrlmode cm = {
@@ -96,17 +70,6 @@ static void put_fd(struct kunit *test, struct request *req, bool on)
 	};
 
 	put_attr(test, req, IFLA_CAN_CTRLMODE, &cm, sizeof(cm));
-}
-
-/* What "ip link set" ends in; changelink reads only the CAN attributes. */
-static int send_request(struct net_device *dev, struct request *req)
-{
-	int err;
-
-	rtnl_lock();
-	err = dev->rtnl_link_ops->changelink(dev, NULL, req->data, NULL);
-	rtnl_unlock();
-	return err;
 }
 
 static void fd_on_needs_both_bitrates(struct kunit *test)

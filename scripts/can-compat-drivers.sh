@@ -32,8 +32,9 @@ set -eu
 # What is built: the directories' objects, the directories that get a
 # Kbuild of ours (kbuild_for), and the modules that must come out.
 TOP_OBJS="vxcan.o ctucanfd/ slcan/ sja1000/ spi/ usb/"
-DIRS=". ctucanfd slcan sja1000 spi usb usb/peak_usb"
-MODULES="vxcan ctucanfd ctucanfd_pci slcan sja1000 kvaser_pci plx_pci mcp251x gs_usb peak_usb"
+DIRS=". ctucanfd slcan sja1000 spi spi/mcp251xfd usb usb/peak_usb"
+MODULES="vxcan ctucanfd ctucanfd_pci slcan sja1000 kvaser_pci plx_pci mcp251x mcp251xfd gs_usb
+	peak_usb"
 
 IN_TREE=0
 if [ "$1" = --in-tree ]; then
@@ -50,8 +51,9 @@ OUT=$3
 TAR=/usr/src/linux-source-6.1.tar.xz
 LS=linux-source-6.1/drivers/net/can
 
-# Directory, then the Kbuild lines that pick its modules. gs_usb and
-# peak_usb are built to prove they compile and link; the others also run
+# Directory, then the Kbuild lines that pick its modules. gs_usb,
+# peak_usb and mcp251xfd (which uses rx-offload) are built to prove they
+# compile and link; the others also run
 # in the VM (ctucanfd.sh, slcan.sh, reference.sh --compat).
 kbuild_for() {
 	case $1 in
@@ -61,7 +63,9 @@ kbuild_for() {
 	slcan)		echo "obj-m += slcan.o"
 			echo "slcan-y := slcan-core.o slcan-ethtool.o" ;;
 	sja1000)	echo "obj-m += sja1000.o kvaser_pci.o plx_pci.o" ;;
-	spi)		echo "obj-m += mcp251x.o" ;;
+	spi)		echo "obj-m += mcp251x.o mcp251xfd/" ;;
+	spi/mcp251xfd)	echo "obj-m += mcp251xfd.o"
+			echo "mcp251xfd-y := \$(patsubst %.c,%.o,\$(notdir \$(wildcard \$(src)/*.c)))" ;;
 	usb)		echo "obj-m += gs_usb.o peak_usb/" ;;
 	usb/peak_usb)	echo "obj-m += peak_usb.o"
 			echo "peak_usb-y := pcan_usb_core.o pcan_usb.o pcan_usb_pro.o pcan_usb_fd.o" ;;
@@ -83,6 +87,7 @@ unpack() {
 	mkdir -p "$OUT/src" "$OUT/modules"
 	tar -C "$OUT/src" --strip-components=4 -xJf "$TAR" \
 		"$LS/vxcan.c" "$LS/ctucanfd" "$LS/slcan" "$LS/sja1000" "$LS/spi/mcp251x.c" \
+		"$LS/spi/mcp251xfd" \
 		"$LS/usb/gs_usb.c" "$LS/usb/peak_usb"
 	# Kbuild is read before Makefile: these pick the modules, the
 	# mainline Makefiles stay as they came and are not used.

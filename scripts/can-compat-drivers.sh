@@ -65,10 +65,11 @@ kbuild_for() {
 	sja1000)	echo "obj-m += sja1000.o kvaser_pci.o plx_pci.o" ;;
 	spi)		echo "obj-m += mcp251x.o mcp251xfd/" ;;
 	spi/mcp251xfd)	echo "obj-m += mcp251xfd.o"
-			echo "mcp251xfd-y := \$(patsubst %.c,%.o,\$(notdir \$(wildcard \$(src)/*.c)))" ;;
+			echo 'mcp251xfd-y := $(notdir $(patsubst %.c,%.o,$(wildcard $(src)/*.c)))' ;;
 	usb)		echo "obj-m += gs_usb.o peak_usb/" ;;
 	usb/peak_usb)	echo "obj-m += peak_usb.o"
-			echo "peak_usb-y := pcan_usb_core.o pcan_usb.o pcan_usb_pro.o pcan_usb_fd.o" ;;
+			echo "peak_usb-y := pcan_usb_core.o pcan_usb.o pcan_usb_pro.o"
+			echo "peak_usb-y += pcan_usb_fd.o" ;;
 	esac
 }
 

@@ -48,7 +48,8 @@ cannot_run() {
 }
 
 setup() {
-	[ -e "$COMPAT/ctucanfd.ko" ] || { log "no $COMPAT/ctucanfd.ko (make compat-build)"; return 2; }
+	[ -e "$COMPAT/ctucanfd.ko" ] ||
+		{ log "no $COMPAT/ctucanfd.ko (make compat-build)"; return 2; }
 	modprobe can_dev && insmod "$COMPAT/ctucanfd.ko" && insmod "$COMPAT/ctucanfd_pci.ko" ||
 		{ log "ctucanfd does not load"; return 2; }
 	read -r A B < <(first_channels | tr '\n' ' ')
@@ -63,7 +64,8 @@ test_channels_are_can_fd_devices() {
 		echo "$shown" | grep -q "link/can" || { fail "$d not link/can"; return 1; }
 		echo "$shown" | grep -q "ctu_can_fd: tseg1 2..190 tseg2 1..63 sjw 1..31 brp 1..8" ||
 			{ fail "$d: $shown"; return 1; }
-		echo "$shown" | grep -q "ctu_can_fd: dtseg1 2..94 dtseg2 1..31 dsjw 1..31 dbrp 1..2" ||
+		echo "$shown" |
+			grep -q "ctu_can_fd: dtseg1 2..94 dtseg2 1..31 dsjw 1..31 dbrp 1..2" ||
 			{ fail "$d: no data bittiming constants"; return 1; }
 		echo "$shown" | grep -q "clock 100000000" || { fail "$d: clock"; return 1; }
 	done

@@ -96,7 +96,7 @@ compat_verdict() {
 				xfail=$((xfail + 1))
 			else
 				fail=$((fail + 1))
-				echo "compat: $script $check FAILS with mainline's driver on our stack"
+				echo "compat: $script $check FAILS (mainline's driver, our stack)"
 			fi ;;
 		esac
 	done < "$OUT/table"

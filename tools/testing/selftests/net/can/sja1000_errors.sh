@@ -259,7 +259,7 @@ test_one_shot_is_a_single_attempt() {
 	ip link set "$DEV" up
 }
 
-# Presume-ack: self test mode (a frame needs no acknowledgement), sent
+# Presume-ack: self test mode (a frame needs no acknowledgment), sent
 # with a plain transmission request, not a self reception request.
 test_presume_ack_uses_self_test_mode() {
 	ip link set "$DEV" down

@@ -41,7 +41,16 @@ while True:
 PY
 }
 
+# On the debug kernel lockdep reports mainline 6.1's slcan itself:
+# slcan_transmit_cmd() takes sl->lock with bottom halves enabled, while
+# the xmit path takes it under the softirq-safe transmit lock (a real
+# deadlock if a softirq sends on the line while "ip link set up" runs).
+# That report would fail the run for a bug that is not ours (can.txt 8).
 cannot_run() {
+	if [[ $(uname -r) == *-candebug ]]; then
+		echo "mainline slcan's own lock order (lockdep), see can.txt"
+		return
+	fi
 	if [ ! -e "$COMPAT/slcan.ko" ]; then
 		[[ $(uname -r) == 6.1.* ]] || echo "mainline 6.1's drivers need Linux 6.1"
 		return

@@ -66,8 +66,8 @@ static const struct sja1000_pci_board kvaser_pcican = {
 	.channel_stride = 0x20,
 	.max_channels = 4,
 	.clock = 16000000 / 2,
-	.ocr = SJA1000_OCR_MODE_NORMAL | SJA1000_OCR_TX0_PUSHPULL,
-	.cdr = SJA1000_CDR_CBP,
+	.ocr = OCR_MODE_NORMAL | OCR_TX0_PUSHPULL,
+	.cdr = CDR_CBP,
 	.enable = kvaser_enable,
 	.disable = kvaser_disable,
 };

@@ -20,8 +20,8 @@ static const struct sja1000_pci_board pcm3680 = {
 	.bar_per_channel = true,
 	.max_channels = 2,
 	.clock = 16000000 / 2,
-	.ocr = SJA1000_OCR_MODE_NORMAL | SJA1000_OCR_TX0_PUSHPULL,
-	.cdr = SJA1000_CDR_CBP,
+	.ocr = OCR_MODE_NORMAL | OCR_TX0_PUSHPULL,
+	.cdr = CDR_CBP,
 };
 
 static const struct pci_device_id pcm3680_pci_ids[] = {

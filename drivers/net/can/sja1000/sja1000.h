@@ -11,6 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/can/dev.h>
+#include <linux/can/platform/sja1000.h>
 
 /* Registers, PeliCAN mode */
 #define SJA1000_MOD		0x00
@@ -36,10 +37,10 @@
 #define SJA1000_EFF_DATA	0x15
 
 /* MOD */
-#define SJA1000_MOD_RM		0x01	/* reset mode */
-#define SJA1000_MOD_LOM		0x02	/* listen only */
-#define SJA1000_MOD_STM		0x04	/* self test: no ACK needed */
-#define SJA1000_MOD_AFM		0x08	/* single acceptance filter */
+#define MOD_RM		0x01	/* reset mode */
+#define MOD_LOM		0x02	/* listen only */
+#define MOD_STM		0x04	/* self test: no ACK needed */
+#define MOD_AFM		0x08	/* single acceptance filter */
 
 /* CMR */
 #define SJA1000_CMD_TR		0x01	/* transmission request */
@@ -85,19 +86,19 @@
 #define SJA1000_FI_RTR		0x40
 #define SJA1000_FI_DLC		0x0f
 
-/* CDR */
-#define SJA1000_CDR_PELICAN	0x80
-#define SJA1000_CDR_CBP		0x40	/* bypass the input comparator */
-#define SJA1000_CDR_CLK_OFF	0x08
-
-/* OCR */
-#define SJA1000_OCR_MODE_NORMAL	0x02
-#define SJA1000_OCR_TX0_PUSHPULL 0x18
-
 /* The controller's clock is half the crystal frequency. */
 #define SJA1000_BTR0_SJW_SHIFT	6
 #define SJA1000_BTR1_SAM	0x80
 #define SJA1000_BTR1_TSEG2_SHIFT 4
+
+/* Most interrupt causes one sja1000_interrupt() call serves: a stuck
+ * line cannot hold a CPU for longer.
+ */
+#define SJA1000_MAX_IRQ		32
+
+/* struct sja1000_priv.flags */
+#define SJA1000_CUSTOM_IRQ_HANDLER	BIT(0)	/* the board calls sja1000_interrupt() */
+#define SJA1000_QUIRK_NO_CDR_REG	BIT(1)	/* CDR is not wired: never touch it */
 
 /**
  * struct sja1000_priv - one SJA1000 channel
@@ -106,7 +107,7 @@
  * @reg_base: board mapping for the accessors, or NULL
  * @read_reg: read register @reg; set by the board glue, any context
  * @write_reg: write register @reg; set by the board glue, any context
- * @cmd_lock: serialises writes of CMR, done from xmit (softirq or
+ * @cmdreg_lock: serialises writes of CMR, done from xmit (softirq or
  *	process context) and from the interrupt handler
  * @mode_lock: serialises starting and stopping the chip: ndo_open and
  *	ndo_stop (RTNL) against a restart (work item, process context)
@@ -114,7 +115,15 @@
  * @ocr: output control value for the board's transceiver wiring
  * @cdr: clock divider value (CDR_PELICAN is added by the driver)
  * @irq_flags: flags for request_irq(), e.g. IRQF_SHARED
- * @board: the glue's own data
+ * @flags: SJA1000_CUSTOM_IRQ_HANDLER, SJA1000_QUIRK_NO_CDR_REG
+ * @pre_irq: called first by sja1000_interrupt(), or NULL; hard IRQ context
+ * @post_irq: called last by sja1000_interrupt(), whether the chip had
+ *	anything or not (boards acknowledge their own interrupt here), or NULL
+ * @priv: the glue's own data, sizeof_priv bytes from alloc_sja1000dev()
+ *
+ * The members up to @priv are the interface mainline's board drivers
+ * (plx_pci, ems_pci, peak_pci, sja1000_platform, ...) were written
+ * against, with the same names and types.
  */
 struct sja1000_priv {
 	struct can_priv can;
@@ -122,19 +131,22 @@ struct sja1000_priv {
 	void __iomem *reg_base;
 	u8 (*read_reg)(const struct sja1000_priv *priv, int reg);
 	void (*write_reg)(const struct sja1000_priv *priv, int reg, u8 val);
-	spinlock_t cmd_lock;	/* CMR writes: xmit vs. IRQ handler */
+	void (*pre_irq)(const struct sja1000_priv *priv);
+	void (*post_irq)(const struct sja1000_priv *priv);
+	spinlock_t cmdreg_lock;	/* CMR writes: xmit vs. IRQ handler */
 	struct mutex mode_lock;	/* chip start/stop: open, stop, restart */
 	bool open;
 	u8 ocr;
 	u8 cdr;
+	u16 flags;
 	unsigned long irq_flags;
-	void *board;
+	void *priv;
 };
 
-struct net_device *sja1000_alloc(int sizeof_board);
-void sja1000_free(struct net_device *dev);
-int sja1000_register(struct net_device *dev);
-void sja1000_unregister(struct net_device *dev);
+struct net_device *alloc_sja1000dev(int sizeof_priv);
+void free_sja1000dev(struct net_device *dev);
+int register_sja1000dev(struct net_device *dev);
+void unregister_sja1000dev(struct net_device *dev);
 irqreturn_t sja1000_interrupt(int irq, void *dev_id);
 
 #endif /* !_SJA1000_H */

@@ -16,8 +16,6 @@
  * mode changes happen in process context only.
  */
 #define SJA1000_MODE_TRIES	100
-/* Bound the work of one interrupt so a stuck line cannot lock up a CPU. */
-#define SJA1000_IRQ_LOOPS	32
 /* The 64 byte receive FIFO holds at most 21 frames (3 bytes each). */
 #define SJA1000_RX_BURST	32
 
@@ -43,11 +41,11 @@ static void write_cmd(struct sja1000_priv *priv, u8 cmd)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&priv->cmd_lock, flags);
+	spin_lock_irqsave(&priv->cmdreg_lock, flags);
 	wr(priv, SJA1000_CMR, cmd);
 	/* The datasheet wants a read in between two CMR writes. */
 	rd(priv, SJA1000_SR);
-	spin_unlock_irqrestore(&priv->cmd_lock, flags);
+	spin_unlock_irqrestore(&priv->cmdreg_lock, flags);
 }
 
 /* Write MOD until the chip reports the mode; false if it never does. */
@@ -57,20 +55,20 @@ static bool set_mod(struct sja1000_priv *priv, u8 mod)
 
 	for (i = 0; i < SJA1000_MODE_TRIES; i++) {
 		wr(priv, SJA1000_MOD, mod);
-		if ((rd(priv, SJA1000_MOD) & SJA1000_MOD_RM) ==
-		    (mod & SJA1000_MOD_RM))
+		if ((rd(priv, SJA1000_MOD) & MOD_RM) ==
+		    (mod & MOD_RM))
 			return true;
 		usleep_range(10, 20);
 	}
 	netdev_err(priv->dev, "controller did not %s reset mode\n",
-		   (mod & SJA1000_MOD_RM) ? "enter" : "leave");
+		   (mod & MOD_RM) ? "enter" : "leave");
 	return false;
 }
 
 static void enter_reset(struct sja1000_priv *priv)
 {
 	wr(priv, SJA1000_IER, 0);
-	set_mod(priv, SJA1000_MOD_RM);
+	set_mod(priv, MOD_RM);
 	priv->can.state = CAN_STATE_STOPPED;
 }
 
@@ -84,10 +82,10 @@ static u8 mode_bits(const struct sja1000_priv *priv)
 	u8 mod = 0;
 
 	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LISTENONLY))
-		mod |= SJA1000_MOD_LOM;
+		mod |= MOD_LOM;
 	if (can_is_ctrlmode(&priv->can, CAN_CTRLMODE_LOOPBACK) ||
 	    can_is_ctrlmode(&priv->can, CAN_CTRLMODE_PRESUME_ACK))
-		mod |= SJA1000_MOD_STM;
+		mod |= MOD_STM;
 	return mod;
 }
 
@@ -112,13 +110,14 @@ static void chip_setup(struct sja1000_priv *priv)
 {
 	int i;
 
-	wr(priv, SJA1000_CDR, priv->cdr | SJA1000_CDR_PELICAN);
+	if (!(priv->flags & SJA1000_QUIRK_NO_CDR_REG))
+		wr(priv, SJA1000_CDR, priv->cdr | CDR_PELICAN);
 	for (i = 0; i < 4; i++) {
 		wr(priv, SJA1000_ACR0 + i, 0x00);
 		wr(priv, SJA1000_AMR0 + i, 0xff);
 	}
 	wr(priv, SJA1000_OCR, priv->ocr);
-	wr(priv, SJA1000_MOD, SJA1000_MOD_RM);
+	wr(priv, SJA1000_MOD, MOD_RM);
 	wr(priv, SJA1000_TXERR, 0);
 	wr(priv, SJA1000_RXERR, 0);
 	rd(priv, SJA1000_ECC);
@@ -484,23 +483,10 @@ static bool sja1000_rx_all(struct sja1000_priv *priv)
 	return true;
 }
 
-/**
- * sja1000_interrupt() - service an SJA1000 interrupt
- * @irq: interrupt number (unused)
- * @dev_id: the net_device of the channel
- *
- * Hard IRQ context, or any context with the real interrupt unable to
- * run at the same time (test harnesses drive it this way). Reading IR
- * acknowledges every cause but receive, which stays set while the FIFO
- * holds frames.
- *
- * Return: IRQ_HANDLED if the chip had something pending, else IRQ_NONE
- * (shared interrupt lines).
- */
-irqreturn_t sja1000_interrupt(int irq, void *dev_id)
+/* Serve the causes the chip has pending; IRQ_HANDLED if there were any. */
+static irqreturn_t sja1000_serve(struct sja1000_priv *priv)
 {
-	struct net_device *dev = dev_id;
-	struct sja1000_priv *priv = netdev_priv(dev);
+	struct net_device *dev = priv->dev;
 	int loops;
 	u8 ir, sr;
 
@@ -511,7 +497,7 @@ irqreturn_t sja1000_interrupt(int irq, void *dev_id)
 		return IRQ_NONE;
 
 	/* Test the bound before reading IR: the read acknowledges causes. */
-	for (loops = 0; loops < SJA1000_IRQ_LOOPS; loops++) {
+	for (loops = 0; loops < SJA1000_MAX_IRQ; loops++) {
 		ir = rd(priv, SJA1000_IR);
 		if (!ir)
 			break;
@@ -529,7 +515,7 @@ irqreturn_t sja1000_interrupt(int irq, void *dev_id)
 			break;
 		}
 	}
-	if (loops == SJA1000_IRQ_LOOPS)
+	if (loops == SJA1000_MAX_IRQ)
 		netdev_warn_once(dev, "interrupt storm, IR 0x%02x\n", ir);
 	return loops ? IRQ_HANDLED : IRQ_NONE;
 
@@ -538,7 +524,45 @@ gone:
 	netdev_err_once(dev, "controller reads all ones: card removed?\n");
 	return IRQ_NONE;
 }
+
+/**
+ * sja1000_interrupt() - service an SJA1000 interrupt
+ * @irq: interrupt number (unused)
+ * @dev_id: the net_device of the channel
+ *
+ * Hard IRQ context, or any context with the real interrupt unable to
+ * run at the same time (test harnesses and boards with their own
+ * handler, SJA1000_CUSTOM_IRQ_HANDLER, call it this way). Reading IR
+ * acknowledges every cause but receive, which stays set while the FIFO
+ * holds frames. The board's pre_irq and post_irq hooks run around it,
+ * post_irq also when the chip had nothing: a board acknowledges its own
+ * interrupt there.
+ *
+ * Return: IRQ_HANDLED if the chip had something pending, else IRQ_NONE
+ * (shared interrupt lines).
+ */
+irqreturn_t sja1000_interrupt(int irq, void *dev_id)
+{
+	struct net_device *dev = dev_id;
+	struct sja1000_priv *priv = netdev_priv(dev);
+	irqreturn_t ret;
+
+	if (priv->pre_irq)
+		priv->pre_irq(priv);
+	ret = sja1000_serve(priv);
+	if (priv->post_irq)
+		priv->post_irq(priv);
+	return ret;
+}
 EXPORT_SYMBOL_GPL(sja1000_interrupt);
+
+/* The core requests the interrupt unless the board serves it itself. */
+static bool own_irq(struct net_device *dev)
+{
+	struct sja1000_priv *priv = netdev_priv(dev);
+
+	return dev->irq && !(priv->flags & SJA1000_CUSTOM_IRQ_HANDLER);
+}
 
 static int sja1000_open(struct net_device *dev)
 {
@@ -550,7 +574,7 @@ static int sja1000_open(struct net_device *dev)
 		return err;
 
 	enter_reset(priv);
-	if (dev->irq) {
+	if (own_irq(dev)) {
 		err = request_irq(dev->irq, sja1000_interrupt, priv->irq_flags,
 				  dev->name, dev);
 		if (err)
@@ -582,7 +606,7 @@ static int sja1000_stop(struct net_device *dev)
 	priv->open = false;
 	enter_reset(priv);
 	mutex_unlock(&priv->mode_lock);
-	if (dev->irq)
+	if (own_irq(dev))
 		free_irq(dev->irq, dev);
 	close_candev(dev);
 	return 0;
@@ -603,28 +627,32 @@ static const struct ethtool_ops sja1000_ethtool_ops = {
 };
 
 /**
- * sja1000_alloc() - allocate a CAN device for one SJA1000 channel
- * @sizeof_board: bytes of board-private data, reachable as priv->board
+ * alloc_sja1000dev() - allocate a CAN device for one SJA1000 channel
+ * @sizeof_priv: bytes of board-private data, reachable as priv->priv
  *
  * Process context. The glue then sets the accessors, reg_base, clock,
- * ocr, cdr, irq_flags and dev->irq before sja1000_register().
+ * ocr, cdr, irq_flags, flags, the irq hooks and dev->irq before
+ * register_sja1000dev().
  *
- * Return: the device or NULL if memory ran out.
+ * Return: the device, or NULL if memory ran out or @sizeof_priv is
+ * negative.
  */
-struct net_device *sja1000_alloc(int sizeof_board)
+struct net_device *alloc_sja1000dev(int sizeof_priv)
 {
 	size_t size = ALIGN(sizeof(struct sja1000_priv), sizeof(long));
 	struct sja1000_priv *priv;
 	struct net_device *dev;
 
-	dev = alloc_candev(size + sizeof_board, 1);
+	if (sizeof_priv < 0)
+		return NULL;
+	dev = alloc_candev(size + sizeof_priv, 1);
 	if (!dev)
 		return NULL;
 
 	priv = netdev_priv(dev);
 	priv->dev = dev;
-	priv->board = sizeof_board ? (void *)priv + size : NULL;
-	spin_lock_init(&priv->cmd_lock);
+	priv->priv = sizeof_priv ? (void *)priv + size : NULL;
+	spin_lock_init(&priv->cmdreg_lock);
 	mutex_init(&priv->mode_lock);
 
 	priv->can.bittiming_const = &sja1000_bittiming_const;
@@ -641,43 +669,47 @@ struct net_device *sja1000_alloc(int sizeof_board)
 	dev->flags |= IFF_ECHO;
 	return dev;
 }
-EXPORT_SYMBOL_GPL(sja1000_alloc);
+EXPORT_SYMBOL_GPL(alloc_sja1000dev);
 
 /**
- * sja1000_free() - free a device from sja1000_alloc()
+ * free_sja1000dev() - free a device from alloc_sja1000dev()
  * @dev: unregistered or never registered
  */
-void sja1000_free(struct net_device *dev)
+void free_sja1000dev(struct net_device *dev)
 {
 	free_candev(dev);
 }
-EXPORT_SYMBOL_GPL(sja1000_free);
+EXPORT_SYMBOL_GPL(free_sja1000dev);
 
 /* A chip takes the reset request (the same bit in BasicCAN's control
  * register), and then, in reset mode only, the CDR bit for PeliCAN mode;
  * it may have been left running by whoever used it before. Empty
- * sockets read 0x00 or 0xff.
+ * sockets read 0x00 or 0xff. Without a CDR (a quirk of some SoC
+ * integrations) the reset bit is all there is to see.
  */
 static bool chip_present(struct sja1000_priv *priv)
 {
+	bool no_cdr = priv->flags & SJA1000_QUIRK_NO_CDR_REG;
 	u8 mod;
 
-	wr(priv, SJA1000_MOD, SJA1000_MOD_RM);
-	wr(priv, SJA1000_CDR, priv->cdr | SJA1000_CDR_PELICAN);
+	wr(priv, SJA1000_MOD, MOD_RM);
+	if (!no_cdr)
+		wr(priv, SJA1000_CDR, priv->cdr | CDR_PELICAN);
 	mod = rd(priv, SJA1000_MOD);
-	return mod != 0xff && (mod & SJA1000_MOD_RM) &&
-	       (rd(priv, SJA1000_CDR) & SJA1000_CDR_PELICAN);
+	if (mod == 0xff || !(mod & MOD_RM))
+		return false;
+	return no_cdr || (rd(priv, SJA1000_CDR) & CDR_PELICAN);
 }
 
 /**
- * sja1000_register() - check the chip and register its CAN device
- * @dev: from sja1000_alloc(), set up by the glue
+ * register_sja1000dev() - check the chip and register its CAN device
+ * @dev: from alloc_sja1000dev(), set up by the glue
  *
  * Process context. Leaves the chip in reset mode, interrupts off.
  *
  * Return: 0, -ENODEV if no chip answers, or register_candev()'s error.
  */
-int sja1000_register(struct net_device *dev)
+int register_sja1000dev(struct net_device *dev)
 {
 	struct sja1000_priv *priv = netdev_priv(dev);
 
@@ -688,22 +720,22 @@ int sja1000_register(struct net_device *dev)
 	chip_setup(priv);
 	return register_candev(dev);
 }
-EXPORT_SYMBOL_GPL(sja1000_register);
+EXPORT_SYMBOL_GPL(register_sja1000dev);
 
 /**
- * sja1000_unregister() - remove the CAN device and quiet the chip
+ * unregister_sja1000dev() - remove the CAN device and quiet the chip
  * @dev: a registered device
  *
  * Process context. Closes the device if it is up.
  */
-void sja1000_unregister(struct net_device *dev)
+void unregister_sja1000dev(struct net_device *dev)
 {
 	struct sja1000_priv *priv = netdev_priv(dev);
 
 	unregister_candev(dev);
 	enter_reset(priv);
 }
-EXPORT_SYMBOL_GPL(sja1000_unregister);
+EXPORT_SYMBOL_GPL(unregister_sja1000dev);
 
 MODULE_DESCRIPTION("NXP SJA1000 CAN controller (PeliCAN mode)");
 MODULE_LICENSE("GPL");

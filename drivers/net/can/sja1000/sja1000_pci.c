@@ -39,7 +39,7 @@ static int add_channel(struct sja1000_pci_card *card, unsigned int i)
 	struct net_device *dev;
 	int err;
 
-	dev = sja1000_alloc(0);
+	dev = alloc_sja1000dev(0);
 	if (!dev)
 		return -ENOMEM;
 
@@ -55,9 +55,9 @@ static int add_channel(struct sja1000_pci_card *card, unsigned int i)
 	dev->dev_id = i;
 	SET_NETDEV_DEV(dev, &card->pdev->dev);
 
-	err = sja1000_register(dev);
+	err = register_sja1000dev(dev);
 	if (err) {
-		sja1000_free(dev);
+		free_sja1000dev(dev);
 		return err;
 	}
 	card->dev[i] = dev;
@@ -69,8 +69,8 @@ static void remove_channels(struct sja1000_pci_card *card)
 	unsigned int i = card->n_channels;
 
 	while (i--) {
-		sja1000_unregister(card->dev[i]);
-		sja1000_free(card->dev[i]);
+		unregister_sja1000dev(card->dev[i]);
+		free_sja1000dev(card->dev[i]);
 		card->dev[i] = NULL;
 	}
 	card->n_channels = 0;

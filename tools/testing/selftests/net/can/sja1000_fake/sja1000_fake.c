@@ -91,7 +91,7 @@ static bool fake_probe_on;
 
 static struct fake_chip *chip_of(const struct sja1000_priv *priv)
 {
-	return priv->board;
+	return priv->priv;
 }
 
 /* A level-triggered line: it stays asserted while an enabled cause is
@@ -159,7 +159,7 @@ static void fake_busoff_on_stop(struct fake_chip *chip)
 	chip->regs[SJA1000_SR] = SJA1000_SR_BS | SJA1000_SR_ES;
 	chip->regs[SJA1000_TXERR] = 0xff;
 	chip->regs[SJA1000_IR] = SJA1000_IRQ_EI;
-	chip->regs[SJA1000_MOD] |= SJA1000_MOD_RM;
+	chip->regs[SJA1000_MOD] |= MOD_RM;
 	spin_unlock_irq(&chip->irq_lock);
 	irq_work_queue(&chip->raise);
 	irq_work_sync(&chip->raise);
@@ -172,7 +172,7 @@ static void fake_write(const struct sja1000_priv *priv, int reg, u8 val)
 	if (reg == SJA1000_IER && !val && chip->busoff_on_stop &&
 	    !in_interrupt() && !irqs_disabled())
 		fake_busoff_on_stop(chip);
-	if (reset_only(reg) && !(chip->regs[SJA1000_MOD] & SJA1000_MOD_RM)) {
+	if (reset_only(reg) && !(chip->regs[SJA1000_MOD] & MOD_RM)) {
 		chip->violations++;
 		return;
 	}
@@ -227,7 +227,7 @@ static ssize_t fake_irq_write(struct file *file, const char __user *ubuf,
 	chip->regs[SJA1000_IR] = v[0];
 	/* On bus-off the chip puts itself into reset mode. */
 	if (v[1] & SJA1000_SR_BS)
-		chip->regs[SJA1000_MOD] |= SJA1000_MOD_RM;
+		chip->regs[SJA1000_MOD] |= MOD_RM;
 	spin_unlock_irq(&chip->irq_lock);
 	/* The handler must run in hard-IRQ context, as for a real line:
 	 * netif_rx() and the driver's locks expect it.
@@ -303,14 +303,14 @@ static int __init fake_init(void)
 	struct fake_chip *chip;
 	int err;
 
-	fake_dev = sja1000_alloc(sizeof(*chip));
+	fake_dev = alloc_sja1000dev(sizeof(*chip));
 	if (!fake_dev)
 		return -ENOMEM;
 
 	priv = netdev_priv(fake_dev);
 	chip = chip_of(priv);
 	chip->dev = fake_dev;
-	chip->regs[SJA1000_MOD] = running ? 0 : SJA1000_MOD_RM;
+	chip->regs[SJA1000_MOD] = running ? 0 : MOD_RM;
 	chip->regs[SJA1000_SR] = SJA1000_SR_TBS;
 	spin_lock_init(&chip->irq_lock);
 	init_irq_work(&chip->tx_done, fake_tx_done);
@@ -321,7 +321,7 @@ static int __init fake_init(void)
 	priv->can.clock.freq = 8000000;
 	strscpy(fake_dev->name, "sjafake%d", IFNAMSIZ);
 
-	err = sja1000_register(fake_dev);
+	err = register_sja1000dev(fake_dev);
 	if (err)
 		goto free_dev;
 	/* Without kretprobes only "fail_alloc" is missing. */
@@ -332,7 +332,7 @@ static int __init fake_init(void)
 	return 0;
 
 free_dev:
-	sja1000_free(fake_dev);
+	free_sja1000dev(fake_dev);
 	return err;
 }
 
@@ -343,10 +343,10 @@ static void __exit fake_exit(void)
 	debugfs_remove_recursive(fake_dir);
 	if (fake_probe_on)
 		unregister_kretprobe(&fake_alloc_probe);
-	sja1000_unregister(fake_dev);
+	unregister_sja1000dev(fake_dev);
 	irq_work_sync(&chip->tx_done);
 	irq_work_sync(&chip->raise);
-	sja1000_free(fake_dev);
+	free_sja1000dev(fake_dev);
 }
 
 module_init(fake_init);

@@ -9,6 +9,7 @@
 #ifndef _LINUX_CAN_DEV_LAYER_H
 #define _LINUX_CAN_DEV_LAYER_H
 
+#include <linux/ethtool.h>
 #include <linux/netdevice.h>
 #include <linux/workqueue.h>
 #include <linux/can/skb.h>
@@ -148,6 +149,14 @@ void unregister_candev(struct net_device *dev);
 int open_candev(struct net_device *dev);
 void close_candev(struct net_device *dev);
 int can_change_mtu(struct net_device *dev, int new_mtu);
+
+#ifdef CONFIG_OF
+void of_can_transceiver(struct net_device *dev);
+#else
+static inline void of_can_transceiver(struct net_device *dev)
+{
+}
+#endif
 
 /* hwts.c */
 struct ethtool_ts_info;

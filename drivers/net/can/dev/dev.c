@@ -7,6 +7,7 @@
 #include <linux/if_arp.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/of.h>
 #include <linux/rtnetlink.h>
 #include <linux/can/core.h>
 #include <linux/can/dev.h>
@@ -438,6 +439,42 @@ int can_change_mtu(struct net_device *dev, int new_mtu)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(can_change_mtu);
+
+#ifdef CONFIG_OF
+/**
+ * of_can_transceiver - take the bitrate limit from the device tree
+ * @dev: a CAN device whose parent may have a "can-transceiver" child node
+ *
+ * Process context, before register_candev(). Sets bitrate_max from the
+ * node's "max-bitrate" property, which netlink then enforces and
+ * reports. No node or no property is no limit; an unreadable or zero
+ * property is reported and ignored.
+ */
+void of_can_transceiver(struct net_device *dev)
+{
+	struct can_priv *priv = netdev_priv(dev);
+	struct device_node *xcvr;
+	u32 max;
+	int err;
+
+	if (!dev->dev.parent)
+		return;
+	xcvr = of_get_child_by_name(dev->dev.parent->of_node, "can-transceiver");
+	if (!xcvr)
+		return;
+	err = of_property_read_u32(xcvr, "max-bitrate", &max);
+	of_node_put(xcvr);
+	if (err == -EINVAL)
+		return;
+	if (err || !max) {
+		netdev_warn(dev, "transceiver max-bitrate unusable (%d), no limit applied\n",
+			    err);
+		return;
+	}
+	priv->bitrate_max = max;
+}
+EXPORT_SYMBOL_GPL(of_can_transceiver);
+#endif
 
 static int __init can_dev_init(void)
 {

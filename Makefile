@@ -56,7 +56,15 @@ CAN_CONFIG := CONFIG_CAN=m CONFIG_CAN_RAW=m CONFIG_CAN_BCM=m CONFIG_CAN_ISOTP=m 
 	CONFIG_CAN_SJA1000=m CONFIG_CAN_KVASER_PCI=m CONFIG_CAN_PCM3680_PCI=m \
 	CONFIG_CAN_MCP251X=m
 
-KBUILD_ARGS = -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
+# Every other CAN option our Makefiles name (mainline's drivers, which
+# the kernel tree keeps and this directory has no source of) is off,
+# whatever the kernel's own configuration says.
+CAN_OFF := $(filter-out $(foreach o,$(CAN_CONFIG),$(firstword $(subst =, ,$(o)))), \
+	$(shell grep -rhoE 'CONFIG_(CAN_[A-Z0-9_]+|PCH_CAN)\b' $(SRC)/net/can \
+		$(SRC)/drivers/net/can --include=Makefile | sort -u))
+
+KBUILD_ARGS = -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG) \
+	$(addsuffix =,$(CAN_OFF))
 
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 

@@ -60,15 +60,42 @@ fi
 # the last build, whichever tree that came from.
 CAN_RSYNC="rsync -rlpgoD -c --delete"
 
-overlay() {
-	local d
+# Mainline's drivers that ours do not replace stay in the tree, as in the
+# patch series (scripts/series/replaced names what goes): unpacked once
+# beside it, without the replaced files, and copied in with ours.
+keep=$dir/mainline-drivers
+mainline_drivers() {
+	local p
 
+	if cmp -s "$TOP/scripts/series/replaced" "$keep.replaced"; then
+		return
+	fi
+	rm -rf "$keep"
+	mkdir -p "$keep"
+	tar -C "$keep" -xJf "$SRC_TAR" --strip-components=1 linux-source-6.1/drivers/net/can
+	grep -v '^#' "$TOP/scripts/series/replaced" | while read -r p; do
+		rm -rf "${keep:?}/$p"
+	done
+	cp "$TOP/scripts/series/replaced" "$keep.replaced"
+}
+
+overlay() {
+	local d also
+
+	mainline_drivers
 	for d in net/can drivers/net/can include/linux/can include/uapi/linux/can; do
 		mkdir -p "$src/$d"
+		also=
+		if [ "$d" = drivers/net/can ]; then
+			also=$keep/$d/
+		fi
 		$CAN_RSYNC --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 			--exclude='*.mod*' --exclude='modules.order' --exclude=Makefile \
-			"$TOP/$d/" "$src/$d/"
+			"$TOP/$d/" $also "$src/$d/"
 		kcov_makefiles "$d" "$TOP"
+		if [ -n "$also" ]; then
+			kcov_makefiles "$d" "$keep"
+		fi
 	done
 	$CAN_RSYNC "$TOP/include/uapi/linux/can.h" "$src/include/uapi/linux/can.h"
 	# A cache filled by the older, mtime-keeping copy may hold objects

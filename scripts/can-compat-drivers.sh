@@ -22,6 +22,13 @@
 # A check that fails names the module and what it found, and the script
 # exits non-zero.
 #
+# Then mainline's SJA1000 board drivers (BOARDS), unmodified, are built
+# the same way on our SJA1000 core instead of mainline's: against our
+# drivers/net/can/sja1000/sja1000.h, which sits beside them as it would
+# in the tree, taking the core's symbols from our Module.symvers only.
+# They land in OUT/boards/modules; sja1000_boards.sh runs mainline's
+# kvaser_pci glue from there on QEMU's cards.
+#
 # --in-tree: KDIR is a kernel built with our CAN code in its tree (the
 # debug kernel, scripts/can-debug-kernel.sh): its CAN exports and headers
 # are ours by construction, so only the build and its warnings are
@@ -36,6 +43,9 @@ DIRS=". ctucanfd slcan sja1000 spi spi/mcp251xfd usb usb/peak_usb"
 MODULES="vxcan ctucanfd ctucanfd_pci slcan sja1000 kvaser_pci plx_pci mcp251x mcp251xfd gs_usb
 	peak_usb"
 
+BOARDS="kvaser_pci ems_pci ems_pcmcia f81601 peak_pci peak_pcmcia plx_pci sja1000_isa
+	sja1000_platform"
+
 IN_TREE=0
 if [ "$1" = --in-tree ]; then
 	IN_TREE=1
@@ -45,6 +55,8 @@ if [ "$1" = --in-tree ]; then
 	TOP_OBJS="ctucanfd/"
 	DIRS=". ctucanfd"
 	MODULES="ctucanfd ctucanfd_pci"
+	# Nor PCMCIA.
+	BOARDS="kvaser_pci ems_pci f81601 peak_pci plx_pci sja1000_isa sja1000_platform"
 fi
 KDIR=$1
 SRC=$2
@@ -66,7 +78,8 @@ kbuild_for() {
 	sja1000)	echo "obj-m += sja1000.o kvaser_pci.o plx_pci.o" ;;
 	spi)		echo "obj-m += mcp251x.o mcp251xfd/" ;;
 	spi/mcp251xfd)	echo "obj-m += mcp251xfd.o"
-			echo 'mcp251xfd-y := $(notdir $(patsubst %.c,%.o,$(wildcard $(src)/*.c)))' ;;
+			echo 'mcp251xfd-c := $(wildcard $(src)/*.c)'
+			echo 'mcp251xfd-y := $(notdir $(mcp251xfd-c:.c=.o))' ;;
 	usb)		echo "obj-m += gs_usb.o peak_usb/" ;;
 	usb/peak_usb)	echo "obj-m += peak_usb.o"
 			echo "peak_usb-y := pcan_usb_core.o pcan_usb.o pcan_usb_pro.o"
@@ -141,7 +154,7 @@ check_symbols() {
 check_headers() {
 	local found
 
-	found=$(find "$OUT/src" -name '.*.o.cmd' -exec cat {} + |
+	found=$(find "${1:-$OUT/src}" -name '.*.o.cmd' -exec cat {} + |
 		grep -oE '[^ ]*/include/(uapi/)?linux/can[^ ]*\.h' |
 		grep -v "^$SRC/" | sort -u)
 	[ -z "$found" ] || die "kernel tree CAN headers used: $found"
@@ -166,8 +179,41 @@ check_all() {
 	[ "$IN_TREE" = 1 ] || check_headers
 }
 
+# Mainline's board glue on our SJA1000 core, built and checked as above
+# with our exports as the only allowed ones.
+build_boards() {
+	local b ko dir=$OUT/boards
+
+	rm -rf "$dir"
+	mkdir -p "$dir/src" "$dir/modules"
+	for b in $BOARDS; do
+		tar -C "$dir/src" --strip-components=5 -xJf "$TAR" "$LS/sja1000/$b.c"
+	done
+	cp "$SRC/drivers/net/can/sja1000/sja1000.h" "$dir/src/"
+	echo "obj-m += $(echo $BOARDS | sed 's/\([a-z0-9_]*\)/\1.o/g')" > "$dir/src/Kbuild"
+	make -C "$KDIR" M="$dir/src" \
+		NOSTDINC_FLAGS="-nostdinc -I$SRC/include -I$SRC/include/uapi" \
+		KBUILD_EXTRA_SYMBOLS="${extra_symbols:-}" modules > "$dir/build.log" 2>&1 ||
+		die "SJA1000 boards: build failed, see $dir/build.log"
+	grep -E 'warning:|WARNING:' "$dir/build.log" &&
+		die "SJA1000 boards: the build warned, see $dir/build.log"
+	[ "$IN_TREE" = 1 ] || awk '{ print $1, $2 }' "$SRC/Module.symvers" > "$OUT/allowed"
+	for b in $BOARDS; do
+		ko=$dir/src/$b.ko
+		[ -e "$ko" ] || die "SJA1000 boards: $b.ko was not built"
+		[ "$IN_TREE" = 1 ] || check_symbols "$ko" ||
+			die "SJA1000 boards: $b.ko takes symbols that are not ours"
+		cp "$ko" "$dir/modules/"
+	done
+	[ "$IN_TREE" = 1 ] || check_headers "$dir/src"
+	echo "compat-drivers: built mainline 6.1's SJA1000 boards on our SJA1000 core:" $BOARDS
+}
+
 unpack
 build
 check_all
+extra_symbols=
+[ "$IN_TREE" = 1 ] || extra_symbols=$SRC/Module.symvers
+build_boards
 echo "compat-drivers: built $(wc -l < "$OUT/modules.list") mainline 6.1 modules on our" \
 	"headers and can-dev: $(tr '\n' ' ' < "$OUT/modules.list")"

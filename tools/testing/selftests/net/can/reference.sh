@@ -138,7 +138,10 @@ default_scripts() {
 	# sja1000_echo first, as in make check: QEMU's SJA1000 model garbles
 	# its receive FIFO for good once a remote frame with data length
 	# code > 0 crossed, which sja1000_kvaser.sh sends.
+	# sja1000_boards.sh is about mainline's boards on our SJA1000 core,
+	# which neither mode has.
 	for s in "$TOP/build/selftests/sja1000_echo" "$HERE"/sja1000_*.sh "$HERE"/mcp251x*.sh; do
+		[ "$s" = "$HERE/sja1000_boards.sh" ] && continue
 		[ -e "$s" ] && echo "$s"
 	done
 }

@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/can.h>
+#include <linux/can/can-ml.h>
 #include <linux/can/core.h>
 #include <linux/can/skb.h>
 #include <linux/if_arp.h>
@@ -48,39 +49,36 @@ struct can_pernet *can_pernet(const struct net *net)
 	return net_generic(net, can_net_id);
 }
 
-/* The core serves the devices whose driver declared them CAN by giving
- * them ml_priv of type ML_PRIV_CAN (can_dev_declare(), or the CAN
- * private data of a mainline driver), not every device that has the
- * type ARPHRD_CAN: a tun can take that type and drop it again at any
- * time, and no table may depend on it. The notifier puts the device's
- * receive table in dev->ml_priv when the device registers and takes it
- * out under the namespace's rx_lock when it unregisters; everything
- * else finds the table there. Readers on the receive path run under
- * RCU, and the table is freed only after a grace period.
+/* The core serves the devices whose driver declared them CAN by pointing
+ * dev->ml_priv (type ML_PRIV_CAN) at a struct can_ml_priv in their
+ * private area, not every device that has the type ARPHRD_CAN: a tun
+ * can take that type and drop it again at any time, and no table may
+ * depend on it. The notifier hangs the device's receive table in that
+ * room when the device registers and takes it out under the namespace's
+ * rx_lock when it unregisters; everything else finds the table there.
+ * Readers on the receive path run under RCU, and the table is freed
+ * only after a grace period. A device whose registration failed before
+ * our notifier ran has no table to take out.
  *
- * Bit 0 of the pointer marks the table as ours: a mainline driver's own
- * private data sits there until the notifier replaces it, and a device
- * whose registration fails before our notifier ran still carries it
- * when it unregisters.
+ * Context: under RCU, in softirq or with bottom halves disabled (which
+ * includes holding an rx_lock), or with RTNL held.
  */
-#define CAN_ML_PRIV_TABLE	1UL
-
 struct can_rx_table *can_dev_rx_table(struct net_device *dev)
 {
-	unsigned long priv = (unsigned long)netdev_get_ml_priv(dev, ML_PRIV_CAN);
+	struct can_ml_priv *ml = can_get_ml_priv(dev);
 
-	if (!(priv & CAN_ML_PRIV_TABLE))
+	if (!ml)
 		return NULL;
-	return (struct can_rx_table *)(priv & ~CAN_ML_PRIV_TABLE);
+	return rcu_dereference_check(ml->rx_table, rcu_read_lock_bh_held() ||
+				     lockdep_rtnl_is_held());
 }
 
+/* Context: RTNL held, and the table's rx_lock when taking one out. */
 static void can_dev_set_rx_table(struct net_device *dev,
 				 struct can_rx_table *table)
 {
-	unsigned long priv = (unsigned long)table;
-
-	netdev_set_ml_priv(dev, (void *)(table ? priv | CAN_ML_PRIV_TABLE : 0),
-			   ML_PRIV_CAN);
+	ASSERT_RTNL();
+	rcu_assign_pointer(can_get_ml_priv(dev)->rx_table, table);
 }
 
 /* ---- protocols and sockets ---- */
@@ -620,9 +618,9 @@ EXPORT_SYMBOL(can_send);
 /* ---- devices and namespaces ---- */
 
 /* Whether @dev is a CAN device by its driver's word, see can_dev_rx_table. */
-static bool can_dev_is_declared(const struct net_device *dev)
+static bool can_dev_is_declared(struct net_device *dev)
 {
-	return dev->type == ARPHRD_CAN && dev->ml_priv_type == ML_PRIV_CAN;
+	return dev->type == ARPHRD_CAN && can_get_ml_priv(dev);
 }
 
 /* Context: RTNL held, which is what keeps dev->ml_priv stable. */

@@ -93,12 +93,18 @@ static const struct ethtool_ops vcan_ethtool_ops = {
 	.get_ts_info = ethtool_op_get_ts_info,
 };
 
-/* dev->ml_priv is the PF_CAN core's: it attaches its per-device receive
- * lists from its netdevice notifier to devices declared CAN.
+/* A vcan device's private area is only the CAN protocols' room: the
+ * PF_CAN core hangs its receive table there from its netdevice notifier.
  */
+struct vcan_priv {
+	struct can_ml_priv ml;
+};
+
 static void vcan_setup(struct net_device *dev)
 {
-	can_virtual_setup(dev);
+	struct vcan_priv *priv = netdev_priv(dev);
+
+	can_virtual_setup(dev, &priv->ml);
 	dev->netdev_ops = &vcan_netdev_ops;
 	dev->ethtool_ops = &vcan_ethtool_ops;
 	if (echo)
@@ -107,6 +113,7 @@ static void vcan_setup(struct net_device *dev)
 
 static struct rtnl_link_ops vcan_link_ops __read_mostly = {
 	.kind = VCAN_KIND,
+	.priv_size = sizeof(struct vcan_priv),
 	.setup = vcan_setup,
 };
 

@@ -29,9 +29,11 @@
  *	once both ends are registered, cleared by vxcan_dellink() before
  *	either is unregistered. The transmit path reads it under RCU; an end
  *	without a peer drops what it is given to send.
+ * @ml: the CAN protocols' room for this end (can-ml.h)
  */
 struct vxcan_priv {
 	struct net_device __rcu *peer;
+	struct can_ml_priv ml;
 };
 
 static struct rtnl_link_ops vxcan_link_ops;
@@ -184,7 +186,9 @@ static const struct ethtool_ops vxcan_ethtool_ops = {
 /* Each end has its own MTU: classic, FD or XL, changed while down. */
 static void vxcan_setup(struct net_device *dev)
 {
-	can_virtual_setup(dev);
+	struct vxcan_priv *priv = netdev_priv(dev);
+
+	can_virtual_setup(dev, &priv->ml);
 	dev->netdev_ops = &vxcan_netdev_ops;
 	dev->ethtool_ops = &vxcan_ethtool_ops;
 }

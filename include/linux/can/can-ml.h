@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The mark a CAN driver puts on its devices so that the PF_CAN core
- * serves them: dev->ml_priv of type ML_PRIV_CAN.
- *
- * Mainline's virtual drivers (vcan, vxcan) reserve a struct can_ml_priv
- * in their private area and point dev->ml_priv at it. Our core keeps
- * its receive table elsewhere and puts it in dev->ml_priv when the
- * device registers, so here the structure is only room reserved and
- * the type is what counts (see can_dev_declare() in core.h). There is
- * deliberately no accessor that reads it back: dev->ml_priv belongs to
- * the core once the device is registered.
+ * The per-device data of the CAN protocols. A CAN driver reserves a
+ * struct can_ml_priv in its private area and points dev->ml_priv at it
+ * (type ML_PRIV_CAN) before registering the device; that is also what
+ * makes the PF_CAN core serve the device. The room lives as long as the
+ * net_device does, so a protocol may still find its state there after
+ * the device has unregistered, while its last sockets close.
  */
 
 #ifndef _CAN_ML_H
@@ -17,23 +13,46 @@
 
 #include <linux/netdevice.h>
 
+struct can_rx_table;
+struct j1939_priv;
+
 /**
- * struct can_ml_priv - room a driver reserves for the core's per-device data
- * @reserved: never read or written by anyone
+ * struct can_ml_priv - what the CAN protocols keep per device
+ * @rx_table: the core's receive table, set from its netdevice notifier
+ *	while the device is registered; changed under RTNL and the
+ *	namespace's rx_lock, read under RCU (softirq, rx_lock, or
+ *	rcu_read_lock())
+ * @j1939_priv: the SAE J1939 protocol's state for the device, under
+ *	that protocol's own locking
+ *
+ * Zeroed with the driver's private area; the driver never touches it.
  */
 struct can_ml_priv {
-	unsigned long reserved;
+	struct can_rx_table __rcu *rx_table;
+	struct j1939_priv *j1939_priv;
 };
 
 /**
  * can_set_ml_priv() - declare @dev a CAN device, before registering it
  * @dev: a device of type ARPHRD_CAN being set up
- * @ml_priv: the room reserved in the driver's private area
+ * @ml_priv: the room reserved in the driver's private area, zeroed
  */
 static inline void can_set_ml_priv(struct net_device *dev,
 				   struct can_ml_priv *ml_priv)
 {
 	netdev_set_ml_priv(dev, ml_priv, ML_PRIV_CAN);
+}
+
+/**
+ * can_get_ml_priv() - the CAN protocols' data of @dev
+ * @dev: any network device
+ *
+ * Return: the room the driver reserved, or NULL if @dev was not
+ * declared a CAN device.
+ */
+static inline struct can_ml_priv *can_get_ml_priv(struct net_device *dev)
+{
+	return netdev_get_ml_priv(dev, ML_PRIV_CAN);
 }
 
 #endif /* !_CAN_ML_H */

@@ -58,21 +58,6 @@ void can_rx_unregister(struct net *net, struct net_device *dev,
 		       canid_t can_id, canid_t mask, can_rx_func_t func,
 		       void *data);
 
-/**
- * can_dev_declare() - make a device one the PF_CAN core serves
- * @dev: a device of type ARPHRD_CAN being set up, not yet registered
- *
- * The core gives a receive table (in dev->ml_priv) only to devices whose
- * driver called this, as mainline's CAN drivers declare theirs by giving
- * them CAN private data: a device that merely has, or later takes, the
- * type ARPHRD_CAN (a tun after TUNSETLINK) gets none, and sockets cannot
- * subscribe to its frames.
- */
-static inline void can_dev_declare(struct net_device *dev)
-{
-	netdev_set_ml_priv(dev, NULL, ML_PRIV_CAN);
-}
-
 int can_send(struct sk_buff *skb, int loop);
 void can_set_skb_uid(struct sk_buff *skb);
 void can_sock_destruct(struct sock *sk);

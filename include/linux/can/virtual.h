@@ -7,6 +7,7 @@
 #ifndef _CAN_VIRTUAL_H
 #define _CAN_VIRTUAL_H
 
+#include <linux/can/can-ml.h>
 #include <linux/can/core.h>
 #include <linux/can/skb.h>
 #include <linux/if_arp.h>
@@ -15,6 +16,7 @@
 /**
  * can_virtual_setup() - make @dev a virtual CAN device
  * @dev: the device, from the rtnl_link_ops setup callback
+ * @ml: the room for the CAN protocols in @dev's private area
  *
  * Declared CAN, so that the core attaches its receive table; no
  * link-layer header or address, no ARP; the CAN FD MTU to start with;
@@ -22,10 +24,11 @@
  * and frees the per-CPU counters (pcpu_stat_type) and frees the device
  * once it is unregistered. The caller sets the ops and any more flags.
  */
-static inline void can_virtual_setup(struct net_device *dev)
+static inline void can_virtual_setup(struct net_device *dev,
+				     struct can_ml_priv *ml)
 {
 	dev->type = ARPHRD_CAN;
-	can_dev_declare(dev);
+	can_set_ml_priv(dev, ml);
 	dev->hard_header_len = 0;
 	dev->addr_len = 0;
 	dev->flags = IFF_NOARP;

@@ -9,13 +9,13 @@
 #include <linux/netdevice.h>
 #include <linux/of.h>
 #include <linux/rtnetlink.h>
+#include <linux/can/can-ml.h>
 #include <linux/can/core.h>
 #include <linux/can/dev.h>
 
 static void can_setup(struct net_device *dev)
 {
 	dev->type = ARPHRD_CAN;
-	can_dev_declare(dev);
 	dev->flags = IFF_NOARP;
 	dev->features = NETIF_F_HW_CSUM;
 	dev->tx_queue_len = 10;
@@ -229,17 +229,19 @@ struct net_device *alloc_candev_mqs(int sizeof_priv, unsigned int echo_skb_max,
 				    unsigned int txqs, unsigned int rxqs)
 {
 	size_t echo_off = ALIGN(sizeof_priv, sizeof(struct sk_buff *));
+	size_t ml_off = echo_off + echo_skb_max * sizeof(struct sk_buff *);
 	struct net_device *dev;
 	struct can_priv *priv;
 
-	dev = alloc_netdev_mqs(echo_off +
-			       echo_skb_max * sizeof(struct sk_buff *),
+	/* The driver's part, the echo slots, then the protocols' room. */
+	dev = alloc_netdev_mqs(ml_off + sizeof(struct can_ml_priv),
 			       "can%d", NET_NAME_UNKNOWN, can_setup,
 			       txqs, rxqs);
 	if (!dev)
 		return NULL;
 
 	priv = netdev_priv(dev);
+	can_set_ml_priv(dev, (void *)priv + ml_off);
 	priv->dev = dev;
 	priv->echo_skb_max = echo_skb_max;
 	priv->echo_skb = echo_skb_max ? (void *)priv + echo_off : NULL;

@@ -32,21 +32,6 @@ first_channels() {
 	done
 }
 
-# Why this kernel cannot run the driver, or nothing if it can. The
-# sources are 6.1's and build for Linux 6.1 only: Debian's (make
-# compat-build) and the debug kernel (can-debug-kernel.sh); on those,
-# missing modules are a failure.
-cannot_run() {
-	local want
-
-	if [ ! -e "$COMPAT/ctucanfd.ko" ]; then
-		[[ $(uname -r) == 6.1.* ]] || echo "mainline 6.1's drivers need Linux 6.1"
-		return
-	fi
-	want=$(modinfo -F vermagic "$COMPAT/ctucanfd.ko" | cut -d' ' -f1)
-	[ "$want" = "$(uname -r)" ] || echo "the compat build is for $want"
-}
-
 setup() {
 	[ -e "$COMPAT/ctucanfd.ko" ] ||
 		{ log "no $COMPAT/ctucanfd.ko (make compat-build)"; return 2; }
@@ -219,7 +204,7 @@ test_kernel_log_is_clean() {
 }
 
 ktap_header 14
-why=$(cannot_run)
+why=$(compat_cannot_run "$COMPAT/ctucanfd.ko")
 if [ -n "$why" ]; then
 	log "SKIP: $why"
 	echo "ok 1 ctucanfd # SKIP $why"

@@ -351,6 +351,21 @@ lib_unload() {
 	done
 }
 
+# compat_cannot_run KO: why this kernel cannot run KO, a module of
+# "make compat-build" (mainline 6.1's sources, which build for Linux 6.1
+# only: Debian's and the debug kernel), or nothing if it can. Where
+# they build, a missing module is the caller's failure, not a reason.
+compat_cannot_run() {
+	local want
+
+	if [ ! -e "$1" ]; then
+		[[ $(uname -r) == 6.1.* ]] || echo "mainline 6.1's sources need Linux 6.1"
+		return
+	fi
+	want=$(modinfo -F vermagic "$1" | cut -d' ' -f1)
+	[ "$want" = "$(uname -r)" ] || echo "the compat build is for $want"
+}
+
 # ISO-TP through can-utils' isotpsend and isotprecv (isotp_utils.sh on
 # vcan, isotp_sja1000.sh between two cards).
 

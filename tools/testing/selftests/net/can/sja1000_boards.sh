@@ -20,19 +20,6 @@ A=
 B=
 DMESG_MARK=
 
-# Why this kernel cannot run the boards, or nothing if it can (see
-# ctucanfd.sh: the sources are 6.1's).
-cannot_run() {
-	local want
-
-	if [ ! -e "$BOARDS/kvaser_pci.ko" ]; then
-		[[ $(uname -r) == 6.1.* ]] || echo "mainline 6.1's drivers need Linux 6.1"
-		return
-	fi
-	want=$(modinfo -F vermagic "$BOARDS/kvaser_pci.ko" | cut -d' ' -f1)
-	[ "$want" = "$(uname -r)" ] || echo "the compat build is for $want"
-}
-
 # Ours out, theirs in: the module name is the same, so insmod by path.
 setup() {
 	[ -e "$BOARDS/kvaser_pci.ko" ] ||
@@ -148,7 +135,7 @@ test_kernel_log_is_clean() {
 }
 
 ktap_header 9
-why=$(cannot_run)
+why=$(compat_cannot_run "$BOARDS/kvaser_pci.ko")
 if [ -n "$why" ]; then
 	log "SKIP: $why"
 	echo "ok 1 sja1000_boards # SKIP $why"

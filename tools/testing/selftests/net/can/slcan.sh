@@ -51,12 +51,7 @@ cannot_run() {
 		echo "mainline slcan's own lock order (lockdep), see can.txt"
 		return
 	fi
-	if [ ! -e "$COMPAT/slcan.ko" ]; then
-		[[ $(uname -r) == 6.1.* ]] || echo "mainline 6.1's drivers need Linux 6.1"
-		return
-	fi
-	[ "$(modinfo -F vermagic "$COMPAT/slcan.ko" | cut -d' ' -f1)" = "$(uname -r)" ] ||
-		echo "the compat build is for another kernel"
+	compat_cannot_run "$COMPAT/slcan.ko"
 }
 
 setup() {

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build mainline Linux 6.1's CAN drivers, unmodified, out of tree against
-# our headers and our can-dev, and prove that they use nothing else:
+# Build mainline Linux 6.1's CAN drivers and its SAE J1939 protocol
+# (net/can/j1939, which we do not write ourselves), unmodified, out of
+# tree against our headers, our can-dev and our core, and prove that
+# they use nothing else:
 #
 #   can-compat-drivers.sh [--in-tree] KDIR SRC OUT
 #
@@ -38,10 +40,10 @@ set -eu
 
 # What is built: the directories' objects, the directories that get a
 # Kbuild of ours (kbuild_for), and the modules that must come out.
-TOP_OBJS="vxcan.o ctucanfd/ slcan/ sja1000/ spi/ usb/"
-DIRS=". ctucanfd slcan sja1000 spi spi/mcp251xfd usb usb/peak_usb"
+TOP_OBJS="vxcan.o ctucanfd/ slcan/ sja1000/ spi/ usb/ j1939/"
+DIRS=". ctucanfd slcan sja1000 spi spi/mcp251xfd usb usb/peak_usb j1939"
 MODULES="vxcan ctucanfd ctucanfd_pci slcan sja1000 kvaser_pci plx_pci mcp251x mcp251xfd gs_usb
-	peak_usb"
+	peak_usb can-j1939"
 
 BOARDS="kvaser_pci ems_pci ems_pcmcia f81601 peak_pci peak_pcmcia plx_pci sja1000_isa
 	sja1000_platform"
@@ -51,10 +53,10 @@ if [ "$1" = --in-tree ]; then
 	IN_TREE=1
 	shift
 	# The debug kernel has no USB; build what its tests load
-	# (ctucanfd.sh; slcan.sh skips there, see the script).
-	TOP_OBJS="ctucanfd/"
-	DIRS=". ctucanfd"
-	MODULES="ctucanfd ctucanfd_pci"
+	# (ctucanfd.sh, j1939.sh; slcan.sh skips there, see the script).
+	TOP_OBJS="ctucanfd/ j1939/"
+	DIRS=". ctucanfd j1939"
+	MODULES="ctucanfd ctucanfd_pci can-j1939"
 	# Nor PCMCIA.
 	BOARDS="kvaser_pci ems_pci f81601 peak_pci plx_pci sja1000_isa sja1000_platform"
 fi
@@ -84,6 +86,8 @@ kbuild_for() {
 	usb/peak_usb)	echo "obj-m += peak_usb.o"
 			echo "peak_usb-y := pcan_usb_core.o pcan_usb.o pcan_usb_pro.o"
 			echo "peak_usb-y += pcan_usb_fd.o" ;;
+	j1939)		echo "obj-m += can-j1939.o"
+			echo "can-j1939-y := address-claim.o bus.o main.o socket.o transport.o" ;;
 	esac
 }
 
@@ -104,6 +108,8 @@ unpack() {
 		"$LS/vxcan.c" "$LS/ctucanfd" "$LS/slcan" "$LS/sja1000" "$LS/spi/mcp251x.c" \
 		"$LS/spi/mcp251xfd" \
 		"$LS/usb/gs_usb.c" "$LS/usb/peak_usb"
+	# net/can/j1939 lands in OUT/src/j1939, beside the drivers.
+	tar -C "$OUT/src" --strip-components=3 -xJf "$TAR" linux-source-6.1/net/can/j1939
 	# Kbuild is read before Makefile: these pick the modules, the
 	# mainline Makefiles stay as they came and are not used.
 	for d in $DIRS; do

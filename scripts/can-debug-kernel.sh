@@ -61,18 +61,21 @@ fi
 CAN_RSYNC="rsync -rlpgoD -c --delete"
 
 # Mainline's drivers that ours do not replace stay in the tree, as in the
-# patch series (scripts/series/replaced names what goes): unpacked once
-# beside it, without the replaced files, and copied in with ours.
+# patch series (scripts/series/replaced names what goes), and so does its
+# net/can/j1939, which our net/can/Kconfig sources: unpacked once beside
+# it, without the replaced files, and copied in with ours.
 keep=$dir/mainline-drivers
 mainline_drivers() {
 	local p
 
-	if cmp -s "$TOP/scripts/series/replaced" "$keep.replaced"; then
+	if cmp -s "$TOP/scripts/series/replaced" "$keep.replaced" &&
+	   [ -d "$keep/net/can/j1939" ]; then
 		return
 	fi
 	rm -rf "$keep"
 	mkdir -p "$keep"
-	tar -C "$keep" -xJf "$SRC_TAR" --strip-components=1 linux-source-6.1/drivers/net/can
+	tar -C "$keep" -xJf "$SRC_TAR" --strip-components=1 linux-source-6.1/drivers/net/can \
+		linux-source-6.1/net/can/j1939
 	grep -v '^#' "$TOP/scripts/series/replaced" | while read -r p; do
 		rm -rf "${keep:?}/$p"
 	done
@@ -86,7 +89,7 @@ overlay() {
 	for d in net/can drivers/net/can include/linux/can include/uapi/linux/can; do
 		mkdir -p "$src/$d"
 		also=
-		if [ "$d" = drivers/net/can ]; then
+		if [ "$d" = drivers/net/can ] || [ "$d" = net/can ]; then
 			also=$keep/$d/
 		fi
 		$CAN_RSYNC --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \

@@ -42,15 +42,16 @@ KERNEL_PATHS = ['include/uapi/linux/can.h', 'include/uapi/linux/can',
                 'include/linux/can', 'net/can', 'drivers/net/can',
                 'Documentation/networking/can.txt',
                 'tools/testing/selftests/net/can']
-# What the base takes out of mainline: the protocol family (all of
-# net/can, j1939 included, which we do not have), the headers, can.rst,
-# and of drivers/net/can exactly the files ours replace (listed in
+# What the base takes out of mainline: the protocol family (net/can but
+# for j1939, MAINLINE_KEPT), the headers, can.rst, and of
+# drivers/net/can exactly the files ours replace (listed in
 # scripts/series/replaced). Every other mainline driver stays in the
-# base as it is; the "mainline-drivers"
-# step hooks them into our Kconfig and Makefiles.
+# base as it is; the "mainline-drivers" step hooks them into our Kconfig
+# and Makefiles, and the "j1939" step does the same for the protocol.
 MAINLINE_CAN = ['net/can', 'include/linux/can',
                 'include/uapi/linux/can', 'include/uapi/linux/can.h',
                 'Documentation/networking/can.rst']
+MAINLINE_KEPT = ['net/can/j1939']
 MAINLINE_CAN += [ln.strip() for ln in open(os.path.join(SERIES, 'replaced'))
                  if ln.strip() and not ln.startswith('#')]
 # Lines of the parent Kconfig/Makefiles that hook the CAN directories in.
@@ -200,7 +201,7 @@ def filter_kconfig(text, syms, present):
 def base_repo():
     # Named after what it removes, so that a changed list makes a new base
     # and a tree with an older script keeps using its own.
-    key = hashlib.sha1('\n'.join(MAINLINE_CAN).encode()).hexdigest()[:10]
+    key = hashlib.sha1('\n'.join(MAINLINE_CAN + ['-'] + MAINLINE_KEPT).encode()).hexdigest()[:10]
     repo = os.path.join(CACHE, 'patches', 'linux-source-6.1-' + key)
     if os.path.exists(os.path.join(repo, '.git', 'refs', 'tags', 'can-base')):
         return repo
@@ -222,6 +223,8 @@ def base_repo():
     git(repo, 'tag', 'linux-orig')
     for p in MAINLINE_CAN:
         subprocess.run(['git', '-C', repo, 'rm', '-r', '-q', p], check=True)
+    for p in MAINLINE_KEPT:
+        git(repo, 'checkout', 'linux-orig', '--', p)
     for hooks in HOOKS.values():
         for path, line in hooks:
             drop_line(repo, path, line)

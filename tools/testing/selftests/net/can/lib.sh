@@ -351,6 +351,18 @@ lib_unload() {
 	done
 }
 
+# kernel_log_is_clean MARK [PATTERN]: fails, showing them, if kernel log
+# lines from line MARK on report a bug, warning, oops, refcount error or
+# leak, or match the extra PATTERN a script also watches for.
+kernel_log_is_clean() {
+	local pat="BUG|WARNING|Oops|refcount|leak${2:+|$2}"
+
+	if dmesg | sed -n "$1,\$p" | grep -E "$pat"; then
+		fail "kernel complained"
+		return 1
+	fi
+}
+
 # compat_cannot_run KO: why this kernel cannot run KO, a module of
 # "make compat-build" (mainline 6.1's sources, which build for Linux 6.1
 # only: Debian's and the debug kernel), or nothing if it can. Where

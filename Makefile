@@ -253,6 +253,11 @@ CAN_INSTALL_DRIVERS := drivers/net/can/dev/can-dev.ko drivers/net/can/vcan.ko \
 	drivers/net/can/sja1000/sja1000.ko drivers/net/can/sja1000/kvaser_pci.ko \
 	drivers/net/can/sja1000/pcm3680_pci.ko drivers/net/can/spi/mcp251x.ko
 CAN_INSTALL = $(CAN_INSTALL_PROTOCOLS) $(if $(filter 1,$(DRIVERS)),$(CAN_INSTALL_DRIVERS))
+# Mainline's SAE J1939, built on our headers by "make compat-build" (6.1
+# only), replaces the kernel's with J1939=1: the kernel's cannot load on
+# our core, and with ours installed nothing is lost and FORCE=1 is not
+# needed. The DKMS package does not build it.
+CAN_INSTALL_J1939 := $(COMPAT)/modules/can-j1939.ko=net/can/j1939/can-j1939.ko
 CAN_INSTALL_FLAGS = --kver $(KVER) $(if $(DESTDIR),--destdir $(DESTDIR)) \
 	$(if $(filter 1,$(FORCE)),--force)
 
@@ -261,7 +266,8 @@ CAN_INSTALL_FLAGS = --kver $(KVER) $(if $(DESTDIR),--destdir $(DESTDIR)) \
 # Like the kernel's modules_install, install does not build: run "make"
 # as yourself first, then "make install" as root.
 install:
-	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) install $(CAN_INSTALL)
+	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) install $(CAN_INSTALL) \
+		$(if $(filter 1,$(J1939)),$(CAN_INSTALL_J1939))
 
 uninstall:
 	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) uninstall

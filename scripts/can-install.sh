@@ -18,8 +18,11 @@
 #   --force         install even if modules of the kernel stop loading
 #
 # Each module keeps its path in the tree under updates/, e.g.
-# updates/net/can/can.ko. The manifest updates/can-stack.manifest lists
-# what was installed, so that uninstall removes exactly that.
+# updates/net/can/can.ko; a module built elsewhere is given as
+# FILE=PATH (mainline's can-j1939 from make compat-build:
+# build/compat/modules/can-j1939.ko=net/can/j1939/can-j1939.ko) and goes
+# to updates/PATH. The manifest updates/can-stack.manifest lists what was
+# installed (the PATHs), so that uninstall removes exactly that.
 
 set -eu
 
@@ -57,6 +60,20 @@ shift
 MODDIR=$DESTDIR/lib/modules/$KVER
 UPDATES=$MODDIR/updates
 MANIFEST=$UPDATES/can-stack.manifest
+
+# A module argument is PATH or FILE=PATH: where it is installed under
+# updates/, and the file it comes from (relative to the tree unless
+# absolute).
+install_path() {
+	echo "${1#*=}"
+}
+
+source_file() {
+	local f=${1%%=*}
+
+	[[ $f = /* ]] || f=$TREE/$f
+	echo "$f"
+}
 
 # The module name the kernel uses for a file: no directory, no .ko or
 # compression suffix, dashes as underscores.
@@ -100,16 +117,17 @@ module_crcs() {
 }
 
 check_built() {
-	local m vermagic
+	local m f vermagic
 
 	[ -f "$TREE/Module.symvers" ] || die "no $TREE/Module.symvers: build first (make)"
 	for m in "$@"; do
-		[ -f "$TREE/$m" ] || die "no $TREE/$m: build first (make)"
+		f=$(source_file "$m")
+		[ -f "$f" ] || die "no $f: build first (make; make compat-build for can-j1939)"
+		# A module built for another kernel would not load; say so now.
+		vermagic=$(modinfo -F vermagic "$f" | awk '{ print $1 }')
+		[ "$vermagic" = "$KVER" ] ||
+			die "$f was built for $vermagic, not $KVER (make KVER=$KVER)"
 	done
-	# A module built for another kernel would not load; say so now.
-	vermagic=$(modinfo -F vermagic "$TREE/$1" | awk '{ print $1 }')
-	[ "$vermagic" = "$KVER" ] ||
-		die "$TREE/$1 was built for $vermagic, not $KVER (make KVER=$KVER)"
 }
 
 # Print "MODULE-PATH: symbol (reason), ..." for each module of the target
@@ -174,6 +192,10 @@ check_users() {
 		echo "Install anyway, and lose those modules, with FORCE=1 (make install FORCE=1;"
 		echo "for the DKMS package, CAN_STACK_FORCE=1 in dkms's environment);"
 		echo "make uninstall brings them back."
+		if echo "$broken" | grep -q "/can-j1939\.ko"; then
+			echo "can-j1939 can be replaced instead: make compat-build, then"
+			echo "make install J1939=1 (mainline's J1939 built on our core)."
+		fi
 	} >&2
 	exit 1
 }
@@ -225,7 +247,7 @@ warn_if_loaded() {
 }
 
 do_install() {
-	local m old
+	local m old paths
 
 	[ $# -gt 0 ] || usage
 	check_built "$@"
@@ -233,19 +255,20 @@ do_install() {
 	mkdir -p "$UPDATES"
 	# Modules of an earlier install that this one leaves out (DRIVERS=1
 	# then without) go, so that the manifest stays the truth.
+	paths=$(for m in "$@"; do install_path "$m"; done)
 	if [ -f "$MANIFEST" ]; then
 		while read -r old; do
 			[[ $old = \#* ]] && continue
-			printf '%s\n' "$@" | grep -qxF "$old" || remove_installed "$old"
+			echo "$paths" | grep -qxF "$old" || remove_installed "$old"
 		done < "$MANIFEST"
 	fi
 	{
 		echo "# CAN stack modules installed by $ME from $TREE; make uninstall removes them"
-		printf '%s\n' "$@"
+		echo "$paths"
 	} > "$MANIFEST.new"
 	for m in "$@"; do
-		install -D -m 644 "$TREE/$m" "$UPDATES/$m"
-		echo "$ME: installed $UPDATES/$m (from $TREE/$m)"
+		install -D -m 644 "$(source_file "$m")" "$UPDATES/$(install_path "$m")"
+		echo "$ME: installed $UPDATES/$(install_path "$m") (from $(source_file "$m"))"
 	done
 	mv "$MANIFEST.new" "$MANIFEST"
 	run_depmod

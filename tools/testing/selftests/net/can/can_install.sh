@@ -148,8 +148,8 @@ test_pristine_tree_resolves_to_debian() {
 		expect_file can-isotp kernel/net/can/can-isotp.ko
 }
 
-# Debian's can-isotp and can-gw are replaced by ours, not lost: only the protocols we
-# do not have yet stop the install.
+# Debian's can-isotp and can-gw are replaced by ours, not lost: only
+# can-j1939, which needs J1939=1 to be replaced, stops the install.
 test_install_refused_while_can_j1939_would_break() {
 	run_make install && { fail "install succeeded"; return 1; }
 	grep -q "refusing" "$CAN_TMP/make.out" || { fail "no refusal message"; return 1; }
@@ -161,6 +161,7 @@ test_install_refused_while_can_j1939_would_break() {
 	! grep -q "kernel/net/can/can-gw.ko" "$CAN_TMP/make.out" ||
 		{ fail "Debian's can-gw counted as lost"; return 1; }
 	grep -q "FORCE=1" "$CAN_TMP/make.out" || { fail "override not named"; return 1; }
+	grep -q "J1939=1" "$CAN_TMP/make.out" || { fail "J1939=1 not named"; return 1; }
 	[ ! -e "$MANIFEST" ] || { fail "a manifest was written"; return 1; }
 	expect_file can kernel/net/can/can.ko
 }
@@ -256,6 +257,43 @@ test_drivers_install_only_on_request() {
 	expect_file can updates/net/can/can.ko
 }
 
+# With J1939=1 mainline's can-j1939 from make compat-build replaces the
+# kernel's, so nothing is left that would stop loading and no FORCE=1 is
+# needed. A J1939 socket then autoloads it over our core, and a message
+# crosses Debian's vcan.
+test_install_with_j1939_needs_no_force() {
+	local compat=$TOP/build/compat/modules/can-j1939.ko why rc
+
+	why=$(compat_cannot_run "$compat")
+	[ -z "$why" ] || { SKIP_REASON=$why; return 4; }
+	run_make install J1939=1 || return 1
+	grep -qF "updates/net/can/j1939/can-j1939.ko (from $compat)" "$CAN_TMP/make.out" ||
+		{ fail "install did not say where can-j1939 came from"; return 1; }
+	[ "$(grep -vc '^#' "$MANIFEST")" = 6 ] || { fail "manifest: $(cat "$MANIFEST")"; return 1; }
+	expect_file can-j1939 updates/net/can/j1939/can-j1939.ko || return 1
+	ip link add dev cij$$ type vcan && ip link set cij$$ up || return 1
+	python3 - cij$$ <<-'PY'
+	import signal, socket, sys
+	signal.alarm(10)
+	def j1939(addr):
+	    s = socket.socket(socket.PF_CAN, socket.SOCK_DGRAM, socket.CAN_J1939)
+	    s.bind((sys.argv[1], 0, 0x40000, addr))
+	    return s
+	rx, tx = j1939(0x80), j1939(0x90)
+	tx.sendto(b"j1939", (sys.argv[1], 0, 0x12300, 0x80))
+	data, addr = rx.recvfrom(100)
+	sys.exit(0 if (data, addr[2], addr[3]) == (b"j1939", 0x12300, 0x90) else f"got {data} {addr}")
+	PY
+	rc=$?
+	[ $rc -eq 0 ] || fail "no J1939 message crossed"
+	[ $rc -eq 0 ] && is_loaded_from can_j1939 "$compat" && is_ours can net/can/can.ko &&
+		is_debians vcan
+	rc=$?
+	ip link del cij$$
+	unload_can
+	return $rc
+}
+
 test_uninstall_restores_kernel_modules() {
 	run_make uninstall || return 1
 	[ ! -e "$MANIFEST" ] || { fail "manifest left behind"; return 1; }
@@ -330,7 +368,7 @@ test_dkms_deb_holds_source_and_dkms_conf() {
 		{ fail "dkms.conf destinations"; return 1; }
 }
 
-ktap_header 13
+ktap_header 14
 run_test setup_pristine_tree setup_pristine_tree
 [ "$MOUNTED" = 1 ] || ktap_finish
 run_test pristine_tree_resolves_to_debian test_pristine_tree_resolves_to_debian
@@ -341,6 +379,7 @@ run_test modprobe_loads_ours test_modprobe_loads_ours
 run_test socket_autoload_loads_ours test_socket_autoload_loads_ours
 run_test mixed_stack_debian_drivers_on_our_core test_mixed_stack_debian_drivers_on_our_core
 run_test drivers_install_only_on_request test_drivers_install_only_on_request
+run_test install_with_j1939_needs_no_force test_install_with_j1939_needs_no_force
 run_test uninstall_restores_kernel_modules test_uninstall_restores_kernel_modules
 run_test uninstall_twice_is_harmless test_uninstall_twice_is_harmless
 run_test destdir_stages_without_depmod test_destdir_stages_without_depmod

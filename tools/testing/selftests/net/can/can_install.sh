@@ -282,7 +282,8 @@ test_install_with_j1939_needs_no_force() {
 	rx, tx = j1939(0x80), j1939(0x90)
 	tx.sendto(b"j1939", (sys.argv[1], 0, 0x12300, 0x80))
 	data, addr = rx.recvfrom(100)
-	sys.exit(0 if (data, addr[2], addr[3]) == (b"j1939", 0x12300, 0x90) else f"got {data} {addr}")
+	ok = (data, addr[2], addr[3]) == (b"j1939", 0x12300, 0x90)
+	sys.exit(0 if ok else f"got {data} {addr}")
 	PY
 	rc=$?
 	[ $rc -eq 0 ] || fail "no J1939 message crossed"

@@ -18,8 +18,10 @@ IF=jv$$
 DMESG_MARK=
 
 setup() {
-	[ -e "$COMPAT/can-j1939.ko" ] || { log "no $COMPAT/can-j1939.ko (make compat-build)"; return 1; }
-	modprobe can && insmod "$COMPAT/can-j1939.ko" || { log "can-j1939 does not load"; return 1; }
+	[ -e "$COMPAT/can-j1939.ko" ] ||
+		{ log "no $COMPAT/can-j1939.ko (make compat-build)"; return 1; }
+	modprobe can && insmod "$COMPAT/can-j1939.ko" ||
+		{ log "can-j1939 does not load"; return 1; }
 	can_unload_at_exit can_j1939
 	vcan_add "$IF" 16
 }
@@ -118,7 +120,8 @@ test_j1939cat_transfers_a_file() {
 	# what arrived is what is checked.
 	timeout 30 j1939cat -i "$CAN_TMP/in" "$IF:0x90" ":0x80,0x12300" 2>&1 | sed 's/^/# /'
 	wait_until 20 cmp -s "$CAN_TMP/in" "$CAN_TMP/out" ||
-		{ fail "got $(wc -c < "$CAN_TMP/out") of 50000 bytes: $(cat "$CAN_TMP/err")"; return 1; }
+		{ fail "got $(wc -c < "$CAN_TMP/out") of 50000 bytes: $(cat "$CAN_TMP/err")"
+		  return 1; }
 	kill "$pid" 2> /dev/null
 	wait "$pid" 2> /dev/null
 	return 0

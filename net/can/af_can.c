@@ -73,12 +73,22 @@ struct can_rx_table *can_dev_rx_table(struct net_device *dev)
 				     lockdep_rtnl_is_held());
 }
 
-/* Context: RTNL held, and the table's rx_lock when taking one out. */
+/* Writers are serialised by RTNL. A table is taken out under its
+ * namespace's rx_lock as well: can_rx_register() finds the table and
+ * links into it under that lock, so after the pointer is cleared no
+ * subscription can join the table being drained.
+ *
+ * Context: RTNL held; the table's rx_lock too when @table is NULL.
+ */
 static void can_dev_set_rx_table(struct net_device *dev,
 				 struct can_rx_table *table)
 {
+	struct can_ml_priv *ml = can_get_ml_priv(dev);
+
 	ASSERT_RTNL();
-	rcu_assign_pointer(can_get_ml_priv(dev)->rx_table, table);
+	if (!table)
+		lockdep_assert_held(&rtnl_dereference(ml->rx_table)->cn->rx_lock);
+	rcu_assign_pointer(ml->rx_table, table);
 }
 
 /* ---- protocols and sockets ---- */

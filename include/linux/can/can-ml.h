@@ -18,10 +18,10 @@ struct j1939_priv;
 
 /**
  * struct can_ml_priv - what the CAN protocols keep per device
- * @rx_table: the core's receive table, set from its netdevice notifier
- *	while the device is registered; changed under RTNL and the
- *	namespace's rx_lock, read under RCU (softirq, rx_lock, or
- *	rcu_read_lock())
+ * @rx_table: the core's receive table, there while the device is
+ *	registered: set from the core's netdevice notifier under RTNL,
+ *	cleared under RTNL and the namespace's rx_lock; read under RCU
+ *	(softirq, rx_lock, or rcu_read_lock()) or RTNL
  * @j1939_priv: the SAE J1939 protocol's state for the device, under
  *	that protocol's own locking
  *

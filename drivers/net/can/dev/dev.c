@@ -222,18 +222,26 @@ EXPORT_SYMBOL_GPL(can_change_state);
  * each kind use the alloc_candev() shorthand, those with one count for
  * both alloc_candev_mq().
  *
- * Return: the device, or NULL if memory ran out. Free it with
- * free_candev().
+ * Return: the device, or NULL if memory ran out or @sizeof_priv is
+ * smaller than struct can_priv or too large. Free it with free_candev().
  */
 struct net_device *alloc_candev_mqs(int sizeof_priv, unsigned int echo_skb_max,
 				    unsigned int txqs, unsigned int rxqs)
 {
-	size_t echo_off = ALIGN(sizeof_priv, sizeof(struct sk_buff *));
-	size_t ml_off = echo_off + echo_skb_max * sizeof(struct sk_buff *);
+	size_t echo_off, ml_off;
 	struct net_device *dev;
 	struct can_priv *priv;
 
-	/* The driver's part, the echo slots, then the protocols' room. */
+	/* The driver's part, the echo slots, then the protocols' room; a
+	 * driver part smaller than struct can_priv, or a total that does not
+	 * fit the int alloc_netdev_mqs() takes, would be allocated short.
+	 */
+	if (sizeof_priv < (int)sizeof(struct can_priv))
+		return NULL;
+	echo_off = ALIGN(sizeof_priv, sizeof(struct sk_buff *));
+	ml_off = echo_off + (size_t)echo_skb_max * sizeof(struct sk_buff *);
+	if (ml_off + sizeof(struct can_ml_priv) > INT_MAX)
+		return NULL;
 	dev = alloc_netdev_mqs(ml_off + sizeof(struct can_ml_priv),
 			       "can%d", NET_NAME_UNKNOWN, can_setup,
 			       txqs, rxqs);

@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/can/can-ml.h>
 #include <linux/can/dev.h>
 
 #include "stub_kunit.h"
@@ -55,7 +56,7 @@ static struct net_device *stub_create(struct kunit *test, bool up,
 	struct stub_priv *stub;
 	int err;
 
-	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
 	stub = netdev_priv(dev);
 	stub->can.do_set_mode = stub_set_mode;
 	stub->can.restart_ms = restart_ms;
@@ -165,7 +166,7 @@ static void register_checks_tables_not_timing_hook(struct kunit *test)
 	struct net_device *dev = alloc_candev(sizeof(struct can_priv), 0);
 	struct can_priv *priv;
 
-	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
 	priv = netdev_priv(dev);
 	dev->netdev_ops = &stub_netdev_ops;
 	priv->bitrate_const = rates;
@@ -356,6 +357,35 @@ static void canxl_skb_fits_its_payload(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/* The CAN protocols' room sits after the echo slots, zeroed. */
+static void protocols_room_follows_the_echo_slots(struct kunit *test)
+{
+	struct net_device *dev = test->priv;
+	struct can_priv *priv = netdev_priv(dev);
+	struct can_ml_priv *ml = can_get_ml_priv(dev);
+
+	KUNIT_ASSERT_NOT_NULL(test, ml);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)ml, (void *)(priv->echo_skb + 3));
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(ml->rx_table));
+	KUNIT_EXPECT_NULL(test, ml->j1939_priv);
+}
+
+/* Sizes that would give a short private area are refused. */
+static void impossible_private_sizes_are_refused(struct kunit *test)
+{
+	struct net_device *dev;
+
+	KUNIT_EXPECT_NULL(test, alloc_candev(-1, 0));
+	KUNIT_EXPECT_NULL(test, alloc_candev(INT_MIN, 0));
+	KUNIT_EXPECT_NULL(test, alloc_candev(sizeof(struct can_priv) - 1, 0));
+	KUNIT_EXPECT_NULL(test, alloc_candev(INT_MAX - 8, 1));
+	KUNIT_EXPECT_NULL(test, alloc_candev(sizeof(struct can_priv), UINT_MAX));
+	dev = alloc_candev(sizeof(struct can_priv), 0);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_EXPECT_NOT_NULL(test, can_get_ml_priv(dev));
+	free_candev(dev);
+}
+
 static struct kunit_case echo_cases[] = {
 	KUNIT_CASE(flushed_frames_count_dropped_and_aborted),
 	KUNIT_CASE(dropped_frame_is_counted_once),
@@ -363,6 +393,8 @@ static struct kunit_case echo_cases[] = {
 	KUNIT_CASE(frame_len_comes_back_on_completion),
 	KUNIT_CASE(canfd_skb_is_an_fd_frame),
 	KUNIT_CASE(canxl_skb_fits_its_payload),
+	KUNIT_CASE(protocols_room_follows_the_echo_slots),
+	KUNIT_CASE(impossible_private_sizes_are_refused),
 	{ }
 };
 

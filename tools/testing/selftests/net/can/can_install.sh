@@ -266,6 +266,13 @@ test_install_with_j1939_needs_no_force() {
 
 	why=$(compat_cannot_run "$compat")
 	[ -z "$why" ] || { SKIP_REASON=$why; return 4; }
+	# Without the compat build there is nothing to install: refused, and
+	# the earlier install (5 protocol modules) stays as it was.
+	run_make install J1939=1 BUILD="$CAN_TMP/no-build" &&
+		{ fail "J1939=1 without a compat build succeeded"; return 1; }
+	grep -q "build first (make; make compat-build for can-j1939)" "$CAN_TMP/make.out" ||
+		{ fail "missing can-j1939.ko not named"; return 1; }
+	[ "$(grep -vc '^#' "$MANIFEST")" = 5 ] || { fail "manifest: $(cat "$MANIFEST")"; return 1; }
 	run_make install J1939=1 || return 1
 	grep -qF "updates/net/can/j1939/can-j1939.ko (from $compat)" "$CAN_TMP/make.out" ||
 		{ fail "install did not say where can-j1939 came from"; return 1; }

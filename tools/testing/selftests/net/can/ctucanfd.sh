@@ -197,13 +197,7 @@ test_modules_unload_with_sockets_open() {
 }
 
 ktap_header 14
-why=$(compat_cannot_run "$COMPAT/ctucanfd.ko")
-if [ -n "$why" ]; then
-	log "SKIP: $why"
-	echo "ok 1 ctucanfd # SKIP $why"
-	KTAP_SKIP=1
-	ktap_finish
-fi
+ktap_skip_script ctucanfd "$(compat_cannot_run "$COMPAT/ctucanfd.ko")"
 setup
 case $? in
 0)	;;

@@ -363,6 +363,16 @@ kernel_log_is_clean() {
 	fi
 }
 
+# ktap_skip_script NAME WHY: when WHY is not empty, end the script with
+# one result, NAME skipped for that reason (a kernel it cannot run on).
+ktap_skip_script() {
+	[ -n "$2" ] || return 0
+	log "SKIP: $2"
+	echo "ok 1 $1 # SKIP $2"
+	KTAP_SKIP=1
+	ktap_finish
+}
+
 # compat_cannot_run KO: why this kernel cannot run KO, a module of
 # "make compat-build" (mainline 6.1's sources, which build for Linux 6.1
 # only: Debian's and the debug kernel), or nothing if it can. Where

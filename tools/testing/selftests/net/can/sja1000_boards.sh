@@ -128,13 +128,7 @@ test_modules_unload_with_sockets_open() {
 }
 
 ktap_header 9
-why=$(compat_cannot_run "$BOARDS/kvaser_pci.ko")
-if [ -n "$why" ]; then
-	log "SKIP: $why"
-	echo "ok 1 sja1000_boards # SKIP $why"
-	KTAP_SKIP=1
-	ktap_finish
-fi
+ktap_skip_script sja1000_boards "$(compat_cannot_run "$BOARDS/kvaser_pci.ko")"
 setup
 case $? in
 0)	;;

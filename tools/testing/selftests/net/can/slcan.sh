@@ -129,13 +129,7 @@ cleanup() {
 trap cleanup EXIT
 
 ktap_header 7
-why=$(cannot_run)
-if [ -n "$why" ]; then
-	log "SKIP: $why"
-	echo "ok 1 slcan # SKIP $why"
-	KTAP_SKIP=1
-	ktap_finish
-fi
+ktap_skip_script slcan "$(cannot_run)"
 if ! setup; then
 	echo "not ok 1 slcan"
 	KTAP_FAIL=1

@@ -269,7 +269,7 @@ static struct can_rx_table *can_rx_table_of(struct net *net,
 }
 
 /**
- * can_rx_register() - subscribe to received frames
+ * can_rx_register_types() - subscribe to received frames of some types
  * @net: namespace of @dev
  * @dev: device whose frames are wanted, or NULL for every CAN device of
  *	@net
@@ -281,6 +281,8 @@ static struct can_rx_table *can_rx_table_of(struct net *net,
  * @ident: short subscriber name shown in /proc/net/can
  * @sk: socket owning the subscription, or NULL; held until the
  *	subscription is gone and no frame can still be delivered to it
+ * @types: CAN_RX_TYPE_* bits of the frame types to receive; other
+ *	frames pass by the subscription as if it did not match
  *
  * A frame matches when (frame can_id & @mask) == (@can_id & @mask); the
  * EFF and RTR flags take part where @mask has them. If @mask has
@@ -291,12 +293,12 @@ static struct can_rx_table *can_rx_table_of(struct net *net,
  *
  * Context: process context, may sleep; takes the namespace's rx_lock
  * with bottom halves disabled.
- * Return: 0; -ENOMEM; -ENODEV if @dev is not a CAN device of @net or is
- * being unregistered.
+ * Return: 0; -EINVAL if @types names no frame type; -ENOMEM; -ENODEV if
+ * @dev is not a CAN device of @net or is being unregistered.
  */
-int can_rx_register(struct net *net, struct net_device *dev,
-		    canid_t can_id, canid_t mask, can_rx_func_t func,
-		    void *data, char *ident, struct sock *sk)
+int can_rx_register_types(struct net *net, struct net_device *dev,
+			  canid_t can_id, canid_t mask, can_rx_func_t func,
+			  void *data, char *ident, struct sock *sk, u8 types)
 {
 	struct can_pernet *cn = can_pernet(net);
 	struct can_mask_group *spare = NULL;
@@ -304,6 +306,8 @@ int can_rx_register(struct net *net, struct net_device *dev,
 	struct can_receiver *rcv;
 	int err;
 
+	if (WARN_ON_ONCE(!(types & CAN_RX_TYPES_ANY)))
+		return -EINVAL;
 	if (dev && (dev->type != ARPHRD_CAN || !net_eq(net, dev_net(dev))))
 		return -ENODEV;
 
@@ -314,6 +318,7 @@ int can_rx_register(struct net *net, struct net_device *dev,
 	if (!rcv)
 		return -ENOMEM;
 	rcv->matches = 0;
+	rcv->frame_types = types;
 	rcv->can_id = can_id;
 	rcv->mask = mask;
 	rcv->func = func;
@@ -348,6 +353,31 @@ int can_rx_register(struct net *net, struct net_device *dev,
 	if (err)
 		kmem_cache_free(can_receiver_cache, rcv);
 	return err;
+}
+EXPORT_SYMBOL(can_rx_register_types);
+
+/**
+ * can_rx_register() - subscribe to received classic and CAN FD frames
+ * @net: as for can_rx_register_types()
+ * @dev: as for can_rx_register_types()
+ * @can_id: as for can_rx_register_types()
+ * @mask: as for can_rx_register_types()
+ * @func: as for can_rx_register_types()
+ * @data: as for can_rx_register_types()
+ * @ident: as for can_rx_register_types()
+ * @sk: as for can_rx_register_types()
+ *
+ * can_rx_register_types() for CAN_RX_TYPE_CC and CAN_RX_TYPE_FD, in the
+ * same context and with the same errors. CAN XL frames never reach such a
+ * subscription: a protocol written before CAN XL existed (mainline 6.1's)
+ * would take an XL frame's flags for a classic frame's length.
+ */
+int can_rx_register(struct net *net, struct net_device *dev,
+		    canid_t can_id, canid_t mask, can_rx_func_t func,
+		    void *data, char *ident, struct sock *sk)
+{
+	return can_rx_register_types(net, dev, can_id, mask, func, data, ident,
+				     sk, CAN_RX_TYPE_CC | CAN_RX_TYPE_FD);
 }
 EXPORT_SYMBOL(can_rx_register);
 
@@ -467,6 +497,18 @@ static bool can_frame_is_valid(struct sk_buff *skb, struct net_device *dev)
 	return can_skb_headroom_valid(dev, skb);
 }
 
+/* The CAN_RX_TYPE_* bit of a frame can_frame_is_valid() accepted: its
+ * protocol is then the one its size and flags say.
+ */
+static u8 can_rx_frame_type(const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_CANXL))
+		return CAN_RX_TYPE_XL;
+	if (skb->protocol == htons(ETH_P_CANFD))
+		return CAN_RX_TYPE_FD;
+	return CAN_RX_TYPE_CC;
+}
+
 /* The packet handler for all three frame types. Only CAN devices have a
  * receive table, so a frame from any other device is dropped without
  * looking at it further. The table names the namespace whose
@@ -478,6 +520,7 @@ static int can_rcv(struct sk_buff *skb, struct net_device *dev,
 	struct can_rx_table *dev_table = can_dev_rx_table(dev);
 	struct can_pernet *cn;
 	unsigned int matches;
+	u8 type;
 
 	if (unlikely(!dev_table || !can_frame_is_valid(skb, dev))) {
 		this_cpu_inc(can_pernet(dev_net(dev))->stats->rx_invalid);
@@ -489,8 +532,9 @@ static int can_rcv(struct sk_buff *skb, struct net_device *dev,
 	this_cpu_inc(cn->stats->rx_frames);
 	can_set_skb_uid(skb);
 
-	matches = can_rx_table_deliver(cn->all_devs, skb);
-	matches += can_rx_table_deliver(dev_table, skb);
+	type = can_rx_frame_type(skb);
+	matches = can_rx_table_deliver(cn->all_devs, skb, type);
+	matches += can_rx_table_deliver(dev_table, skb, type);
 	consume_skb(skb);
 
 	if (matches)

@@ -41,9 +41,11 @@ enum can_rx_list {
  * @data: callback argument
  * @ident: short name of the subscriber, for /proc/net/can
  * @sk: socket that owns the subscription, held until @rcu has run
- * @matches: frames delivered, for /proc/net/can
+ * @matches: frames delivered, for /proc/net/can; wraps at 2^32
+ * @frame_types: the CAN_RX_TYPE_* bits of the frames it receives
  *
- * There is one entry per filter, so it is kept small: 72 bytes on 64-bit.
+ * There is one entry per filter, so it is kept small: 72 bytes on 64-bit,
+ * which is why @matches has 32 bits only.
  * Which list it is in follows from @can_id and @mask as registered, and
  * removal finds its predecessor while searching for it, so the entry
  * stores neither.
@@ -57,7 +59,8 @@ struct can_receiver {
 	void *data;
 	const char *ident;
 	struct sock *sk;
-	unsigned long matches;
+	unsigned int matches;
+	u8 frame_types;
 };
 
 /* The first entry of a singly linked list of subscriptions. */
@@ -200,7 +203,7 @@ struct can_receiver *can_rx_table_remove(struct can_rx_table *table,
 					 can_rx_func_t func, void *data);
 void can_rx_normalize(canid_t *can_id, canid_t *mask);
 unsigned int can_rx_table_deliver(struct can_rx_table *table,
-				  struct sk_buff *skb);
+				  struct sk_buff *skb, u8 type);
 typedef void (*can_rx_walk_fn)(struct can_receiver *rcv, void *arg);
 unsigned int can_rx_table_walk(struct can_rx_table *table,
 			       enum can_rx_list which, can_rx_walk_fn fn,

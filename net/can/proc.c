@@ -248,7 +248,7 @@ static void can_show_receiver(struct can_receiver *rcv, void *arg)
 		seq_puts(ctx->m, CAN_RCVLIST_HEAD);
 		ctx->has_head = true;
 	}
-	seq_printf(ctx->m, "   %-5s  %*s%0*x  %08x  %pK  %pK  %8lu  %s\n",
+	seq_printf(ctx->m, "   %-5s  %*s%0*x  %08x  %pK  %pK  %8u  %s\n",
 		   can_dev_name(ctx->dev), is_eff ? 0 : 5, "", is_eff ? 8 : 3,
 		   rcv->can_id, rcv->mask, rcv->func, rcv->data,
 		   READ_ONCE(rcv->matches), rcv->ident);

@@ -141,8 +141,9 @@ int raw_subscribe(struct net *net, struct net_device *dev,
 	ASSERT_RTNL();
 	sock_owned_by_me(sk);
 	for (i = 0; i < count; i++) {
-		err = can_rx_register(net, dev, filter[i].can_id,
-				      filter[i].can_mask, raw_rcv, sk, "raw", sk);
+		err = can_rx_register_types(net, dev, filter[i].can_id,
+					    filter[i].can_mask, raw_rcv, sk,
+					    "raw", sk, CAN_RX_TYPES_ANY);
 		if (err) {
 			raw_unsubscribe(net, dev, sk, filter, i);
 			return err;
@@ -158,8 +159,8 @@ int raw_subscribe_errors(struct net *net, struct net_device *dev,
 	sock_owned_by_me(sk);
 	if (!err_mask)
 		return 0;
-	return can_rx_register(net, dev, 0, err_mask | CAN_ERR_FLAG, raw_rcv,
-			       sk, "raw", sk);
+	return can_rx_register_types(net, dev, 0, err_mask | CAN_ERR_FLAG,
+				     raw_rcv, sk, "raw", sk, CAN_RX_TYPES_ANY);
 }
 
 void raw_unsubscribe_errors(struct net *net, struct net_device *dev,

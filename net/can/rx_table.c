@@ -454,35 +454,43 @@ unsigned int can_rx_table_walk(struct can_rx_table *table,
 	return n;
 }
 
-/* The match count is for display only: two CPUs delivering to the same
+/* A subscriber sees only the frame types it asked for: a protocol that
+ * reads a classic frame's length byte must never be handed an XL frame
+ * of the same size, whose flags sit there.
+ *
+ * The match count is for display only: two CPUs delivering to the same
  * subscriber at once may lose an increment, which is cheaper than an
  * atomic on every delivery.
  */
-static void can_rx_deliver(struct can_receiver *rcv, struct sk_buff *skb)
+static unsigned int can_rx_deliver(struct can_receiver *rcv,
+				   struct sk_buff *skb, u8 type)
 {
+	if (!(rcv->frame_types & type))
+		return 0;
 	rcv->func(skb, rcv->data);
 	rcv->matches++;
+	return 1;
 }
 
 /* Inverted filters: those whose compare fails. */
 static unsigned int can_rx_deliver_inverted(struct can_rx_table *table,
-					    struct sk_buff *skb, canid_t can_id)
+					    struct sk_buff *skb, canid_t can_id,
+					    u8 type)
 {
 	struct can_receiver *rcv = can_rcv_first(&table->list[CAN_RX_INV]);
 	unsigned int matches = 0;
 
 	for (; rcv; rcv = can_rcv_next(rcv)) {
-		if ((can_id & rcv->mask) != rcv->can_id) {
-			can_rx_deliver(rcv, skb);
-			matches++;
-		}
+		if ((can_id & rcv->mask) != rcv->can_id)
+			matches += can_rx_deliver(rcv, skb, type);
 	}
 	return matches;
 }
 
 /* Id/mask filters: one hash lookup per distinct mask. */
 static unsigned int can_rx_deliver_grouped(struct can_rx_table *table,
-					   struct sk_buff *skb, canid_t can_id)
+					   struct sk_buff *skb, canid_t can_id,
+					   u8 type)
 {
 	struct can_mask_group *group;
 	struct can_receiver *rcv;
@@ -493,32 +501,30 @@ static unsigned int can_rx_deliver_grouped(struct can_rx_table *table,
 		key = can_id & group->mask;
 		rcv = can_rcv_first(can_fil_slot(table, key, group->mask));
 		for (; rcv; rcv = can_rcv_next(rcv)) {
-			if (rcv->can_id == key && rcv->mask == group->mask) {
-				can_rx_deliver(rcv, skb);
-				matches++;
-			}
+			if (rcv->can_id == key && rcv->mask == group->mask)
+				matches += can_rx_deliver(rcv, skb, type);
 		}
 	}
 	return matches;
 }
 
 static unsigned int can_rx_deliver_error(struct can_rx_table *table,
-					 struct sk_buff *skb, canid_t can_id)
+					 struct sk_buff *skb, canid_t can_id,
+					 u8 type)
 {
 	struct can_receiver *rcv = can_rcv_first(&table->list[CAN_RX_ERR]);
 	unsigned int matches = 0;
 
 	for (; rcv; rcv = can_rcv_next(rcv)) {
-		if (can_id & rcv->mask) {
-			can_rx_deliver(rcv, skb);
-			matches++;
-		}
+		if (can_id & rcv->mask)
+			matches += can_rx_deliver(rcv, skb, type);
 	}
 	return matches;
 }
 
 static unsigned int can_rx_deliver_exact(struct can_rx_table *table,
-					 struct sk_buff *skb, canid_t can_id)
+					 struct sk_buff *skb, canid_t can_id,
+					 u8 type)
 {
 	struct can_rcv_list *list;
 	struct can_receiver *rcv;
@@ -535,10 +541,8 @@ static unsigned int can_rx_deliver_exact(struct can_rx_table *table,
 	}
 
 	for (rcv = can_rcv_first(list); rcv; rcv = can_rcv_next(rcv)) {
-		if (rcv->can_id == can_id) {
-			can_rx_deliver(rcv, skb);
-			matches++;
-		}
+		if (rcv->can_id == can_id)
+			matches += can_rx_deliver(rcv, skb, type);
 	}
 	return matches;
 }
@@ -547,16 +551,18 @@ static unsigned int can_rx_deliver_exact(struct can_rx_table *table,
  * can_rx_table_deliver() - hand a frame to every matching subscriber
  * @table: table of the receiving device, or of all devices
  * @skb: the received frame, not consumed
+ * @type: its type, one CAN_RX_TYPE_* bit
  *
  * Error frames reach only error filters. Other frames reach catch-all
  * subscribers, matching and non-matching (inverted) filters, and exact
- * subscribers of their identifier.
+ * subscribers of their identifier. Of those, only subscribers of @type
+ * see the frame.
  *
  * Context: rcu_read_lock() held, bottom halves off.
  * Return: number of deliveries.
  */
 unsigned int can_rx_table_deliver(struct can_rx_table *table,
-				  struct sk_buff *skb)
+				  struct sk_buff *skb, u8 type)
 {
 	canid_t can_id = ((struct can_frame *)skb->data)->can_id;
 	struct can_receiver *rcv;
@@ -565,15 +571,13 @@ unsigned int can_rx_table_deliver(struct can_rx_table *table,
 	if (!READ_ONCE(table->entries))
 		return 0;
 	if (can_id & CAN_ERR_FLAG)
-		return can_rx_deliver_error(table, skb, can_id);
+		return can_rx_deliver_error(table, skb, can_id, type);
 
 	rcv = can_rcv_first(&table->list[CAN_RX_ALL]);
-	for (; rcv; rcv = can_rcv_next(rcv)) {
-		can_rx_deliver(rcv, skb);
-		matches++;
-	}
-	matches += can_rx_deliver_grouped(table, skb, can_id);
-	matches += can_rx_deliver_inverted(table, skb, can_id);
-	matches += can_rx_deliver_exact(table, skb, can_id);
+	for (; rcv; rcv = can_rcv_next(rcv))
+		matches += can_rx_deliver(rcv, skb, type);
+	matches += can_rx_deliver_grouped(table, skb, can_id, type);
+	matches += can_rx_deliver_inverted(table, skb, can_id, type);
+	matches += can_rx_deliver_exact(table, skb, can_id, type);
 	return matches;
 }

@@ -57,8 +57,8 @@ static void rx_exit(struct kunit *test)
 	kfree_skb(fx->skb);
 }
 
-static void subscribe(struct kunit *test, canid_t can_id, canid_t mask,
-		      unsigned int *hits)
+static void subscribe_types(struct kunit *test, canid_t can_id, canid_t mask,
+			    unsigned int *hits, u8 types)
 {
 	struct rx_fixture *fx = test->priv;
 	struct can_receiver *rcv = kzalloc(sizeof(*rcv), GFP_KERNEL);
@@ -72,6 +72,7 @@ static void subscribe(struct kunit *test, canid_t can_id, canid_t mask,
 	rcv->func = count_frame;
 	rcv->data = hits;
 	rcv->ident = "kunit";
+	rcv->frame_types = types;
 	spin_lock_bh(&fx->cn.rx_lock);
 	err = can_rx_table_add(fx->table, rcv, &spare);
 	spin_unlock_bh(&fx->cn.rx_lock);
@@ -79,16 +80,29 @@ static void subscribe(struct kunit *test, canid_t can_id, canid_t mask,
 	KUNIT_ASSERT_EQ(test, err, 0);
 }
 
-/* Deliver one frame with @can_id; return the number of deliveries. */
-static unsigned int deliver(struct kunit *test, canid_t can_id)
+static void subscribe(struct kunit *test, canid_t can_id, canid_t mask,
+		      unsigned int *hits)
+{
+	subscribe_types(test, can_id, mask, hits, CAN_RX_TYPES_ANY);
+}
+
+/* Deliver one frame of @type with @can_id; return the number of
+ * deliveries.
+ */
+static unsigned int deliver_type(struct kunit *test, canid_t can_id, u8 type)
 {
 	struct rx_fixture *fx = test->priv;
 
 	((struct can_frame *)fx->skb->data)->can_id = can_id;
 	rcu_read_lock();
-	can_id = can_rx_table_deliver(fx->table, fx->skb);
+	can_id = can_rx_table_deliver(fx->table, fx->skb, type);
 	rcu_read_unlock();
 	return can_id;
+}
+
+static unsigned int deliver(struct kunit *test, canid_t can_id)
+{
+	return deliver_type(test, can_id, CAN_RX_TYPE_CC);
 }
 
 #define EXACT_SFF (CAN_SFF_MASK | CAN_EFF_FLAG | CAN_RTR_FLAG)
@@ -289,6 +303,7 @@ static void filter_of_new_mask_waits_for_a_spare_group(struct kunit *test)
 	struct can_receiver rcv = {
 		.can_id = 0x120 | CAN_EFF_FLAG, .mask = 0x7F0 | CAN_EFF_FLAG,
 		.func = count_frame, .ident = "kunit",
+		.frame_types = CAN_RX_TYPES_ANY,
 	};
 	unsigned int hits = 0;
 	int err;
@@ -376,6 +391,30 @@ static void filters_of_distinct_masks_share_the_hash(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fx_entries(test), MANY_MASKS / 2U);
 }
 
+/* Every list: exact, mask, inverted, catch-all and error subscriptions. */
+static void subscriber_sees_only_its_frame_types(struct kunit *test)
+{
+	unsigned int cc_fd = 0, xl = 0;
+	u8 old = CAN_RX_TYPE_CC | CAN_RX_TYPE_FD;
+
+	subscribe_types(test, 0x123, EXACT_SFF, &cc_fd, old);
+	subscribe_types(test, 0x100, 0x700, &cc_fd, old);
+	subscribe_types(test, 0x7ff | CAN_INV_FILTER, CAN_SFF_MASK, &cc_fd, old);
+	subscribe_types(test, 0, 0, &cc_fd, old);
+	subscribe_types(test, 0, CAN_ERR_FLAG | CAN_ERR_MASK, &cc_fd, old);
+	subscribe_types(test, 0x123, EXACT_SFF, &xl, CAN_RX_TYPE_XL);
+
+	KUNIT_EXPECT_EQ(test, deliver_type(test, 0x123, CAN_RX_TYPE_XL), 1U);
+	KUNIT_EXPECT_EQ(test, xl, 1U);
+	KUNIT_EXPECT_EQ(test, cc_fd, 0U);
+	KUNIT_EXPECT_EQ(test, deliver_type(test, CAN_ERR_FLAG | CAN_ERR_BUSOFF,
+					   CAN_RX_TYPE_XL), 0U);
+	KUNIT_EXPECT_EQ(test, deliver_type(test, 0x123, CAN_RX_TYPE_CC), 4U);
+	KUNIT_EXPECT_EQ(test, deliver_type(test, 0x123, CAN_RX_TYPE_FD), 4U);
+	KUNIT_EXPECT_EQ(test, cc_fd, 8U);
+	KUNIT_EXPECT_EQ(test, xl, 1U);
+}
+
 static struct kunit_case can_rx_table_cases[] = {
 	KUNIT_CASE(exact_sff_filter_sees_its_id_only),
 	KUNIT_CASE(exact_eff_filter_skips_sff_frame_of_same_number),
@@ -390,6 +429,7 @@ static struct kunit_case can_rx_table_cases[] = {
 	KUNIT_CASE(removal_tells_apart_inverted_and_error_twins),
 	KUNIT_CASE(filter_of_new_mask_waits_for_a_spare_group),
 	KUNIT_CASE(filters_of_distinct_masks_share_the_hash),
+	KUNIT_CASE(subscriber_sees_only_its_frame_types),
 	{}
 };
 

@@ -7,6 +7,7 @@
 #ifndef _CAN_CORE_H
 #define _CAN_CORE_H
 
+#include <linux/bits.h>
 #include <linux/can.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -51,9 +52,21 @@ typedef void (*can_rx_func_t)(struct sk_buff *skb, void *data);
 int can_proto_register(const struct can_proto *cp);
 void can_proto_unregister(const struct can_proto *cp);
 
+/*
+ * The frame types a subscription receives (can_rx_register_types()); ours,
+ * not mainline's, whose protocols check each frame's type themselves.
+ */
+#define CAN_RX_TYPE_CC		BIT(0)	/* classic CAN (Classical CAN) */
+#define CAN_RX_TYPE_FD		BIT(1)	/* CAN FD */
+#define CAN_RX_TYPE_XL		BIT(2)	/* CAN XL */
+#define CAN_RX_TYPES_ANY	(CAN_RX_TYPE_CC | CAN_RX_TYPE_FD | CAN_RX_TYPE_XL)
+
 int can_rx_register(struct net *net, struct net_device *dev,
 		    canid_t can_id, canid_t mask, can_rx_func_t func,
 		    void *data, char *ident, struct sock *sk);
+int can_rx_register_types(struct net *net, struct net_device *dev,
+			  canid_t can_id, canid_t mask, can_rx_func_t func,
+			  void *data, char *ident, struct sock *sk, u8 types);
 void can_rx_unregister(struct net *net, struct net_device *dev,
 		       canid_t can_id, canid_t mask, can_rx_func_t func,
 		       void *data);

@@ -265,15 +265,14 @@ static bool isotp_half_duplex_refuses(struct isotp_sock *so, u8 pci)
 	return so->tx.state != ISOTP_TX_IDLE;
 }
 
-/* Frames of the other link layer type belong to another channel, and
- * frames for another extended address to another node: not ours.
+/* Frames for another extended address belong to another node. Frames of
+ * the other link layer type, another channel, never get here: the socket
+ * subscribed to its own type only (isotp_subscribe()).
  */
 static bool isotp_frame_is_ours(struct isotp_sock *so, struct sk_buff *skb)
 {
 	const struct canfd_frame *cf = (const struct canfd_frame *)skb->data;
 
-	if (skb->len != so->ll.mtu)
-		return false;
 	if (!isotp_ae(so) || cf->len < 1)
 		return true;
 	return cf->data[0] == so->opt.rx_ext_address;

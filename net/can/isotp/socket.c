@@ -30,6 +30,14 @@ static LIST_HEAD(isotp_bound_sockets);
 
 /* ---- binding ---- */
 
+/* The one frame type the socket's link layer options name: classic and FD
+ * frames are separate channels, and an XL frame is never a PDU.
+ */
+static u8 isotp_frame_type(const struct isotp_sock *so)
+{
+	return so->ll.mtu == CANFD_MTU ? CAN_RX_TYPE_FD : CAN_RX_TYPE_CC;
+}
+
 static int isotp_subscribe(struct isotp_sock *so, struct net_device *dev)
 {
 	struct net *net = sock_net(&so->sk);
@@ -40,8 +48,9 @@ static int isotp_subscribe(struct isotp_sock *so, struct net_device *dev)
 			      isotp_rcv_echo, so, "isotpe", &so->sk);
 	if (err || !isotp_takes_frames(so))
 		return err;
-	err = can_rx_register(net, dev, so->rxid, isotp_id_mask(so->rxid),
-			      isotp_rcv, so, "isotp", &so->sk);
+	err = can_rx_register_types(net, dev, so->rxid,
+				    isotp_id_mask(so->rxid), isotp_rcv, so,
+				    "isotp", &so->sk, isotp_frame_type(so));
 	if (err)
 		can_rx_unregister(net, dev, so->txid, isotp_id_mask(so->txid),
 				  isotp_rcv_echo, so);

@@ -73,6 +73,10 @@ struct can_rx_table *can_dev_rx_table(struct net_device *dev)
 				     lockdep_rtnl_is_held());
 }
 
+/* See can-ml.h: the symbol that ties the drivers to this core. */
+const size_t can_stack_core_v1 = sizeof(struct can_ml_priv);
+EXPORT_SYMBOL(can_stack_core_v1);
+
 /* Writers are serialised by RTNL. A table is taken out under its
  * namespace's rx_lock as well: can_rx_register() finds the table and
  * links into it under that lock, so after the pointer is cleared no

@@ -32,14 +32,28 @@ struct can_ml_priv {
 	struct j1939_priv *j1939_priv;
 };
 
+/*
+ * The size of struct can_ml_priv as our can.ko was built with it. Only our
+ * core exports it, and can_set_ml_priv() reads it, so every driver that
+ * reserves the room needs our can.ko and cannot load over another core:
+ * mainline's keeps 24 KiB of receive lists where our room has 16 bytes.
+ * The suffix changes whenever the room's layout does.
+ */
+extern const size_t can_stack_core_v1;
+
 /**
  * can_set_ml_priv() - declare @dev a CAN device, before registering it
  * @dev: a device of type ARPHRD_CAN being set up
  * @ml_priv: the room reserved in the driver's private area, zeroed
+ *
+ * A driver built with another layout of the room than the core's leaves
+ * @dev undeclared: the core then serves no such device.
  */
 static inline void can_set_ml_priv(struct net_device *dev,
 				   struct can_ml_priv *ml_priv)
 {
+	if (WARN_ON_ONCE(can_stack_core_v1 != sizeof(*ml_priv)))
+		return;
 	netdev_set_ml_priv(dev, ml_priv, ML_PRIV_CAN);
 }
 

@@ -84,8 +84,9 @@ load_ours() {
 
 unload_ours() {
 	modprobe -r can-gw can-isotp can-bcm can-raw vcan
+	# Our can-dev needs our can, so it goes first.
+	lsmod | grep -q '^can_dev' && modprobe -r can-dev
 	modprobe -r can 2>/dev/null || true
-	lsmod | grep -q '^can-dev' && modprobe -r can-dev || true
 }
 
 # bench_mtu MTU: give vcanb the MTU of the frames a scenario sends.

@@ -398,8 +398,10 @@ void gw_jobs_flush(struct net *net)
 }
 
 /**
- * gw_jobs_drop_dev() - remove the jobs from or to a vanishing device
- * @dev: a CAN device being unregistered (or leaving its namespace)
+ * gw_jobs_drop_dev() - remove the jobs from or to a device
+ * @dev: a device being unregistered (or leaving its namespace), or one
+ *	that stopped being CAN; of any type now, whatever it had when the
+ *	jobs were made
  *
  * Context: process context, RTNL held (the device notifier).
  */

@@ -26,14 +26,27 @@ MODULE_PARM_DESC(max_hops,
 		 __stringify(GW_MIN_HOPS) "-" __stringify(GW_MAX_HOPS)
 		 " hops, default: " __stringify(GW_DEFAULT_HOPS) ")");
 
-/* Jobs hold their devices; a device going away takes its jobs along. */
+/* Jobs hold their devices, so a device going away takes its jobs along
+ * whatever its type is by then: a tun that had the CAN type when a job
+ * named it may have another one now (TUNSETLINK), and a job left holding
+ * it would keep unregister_netdevice() waiting for ever. A device that
+ * stops being CAN loses its jobs at once, as the gateway only routes
+ * between CAN devices.
+ */
 static int gw_netdev_event(struct notifier_block *nb, unsigned long event,
 			   void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 
-	if (event == NETDEV_UNREGISTER && dev->type == ARPHRD_CAN)
+	switch (event) {
+	case NETDEV_UNREGISTER:
 		gw_jobs_drop_dev(dev);
+		break;
+	case NETDEV_POST_TYPE_CHANGE:
+		if (dev->type != ARPHRD_CAN)
+			gw_jobs_drop_dev(dev);
+		break;
+	}
 	return NOTIFY_DONE;
 }
 

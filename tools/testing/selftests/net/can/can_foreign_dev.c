@@ -5,17 +5,20 @@
  * devices whose driver made them CAN, so such a device never gets a
  * receive table, whatever order type changes, namespace moves and module
  * loads come in: sockets cannot subscribe to it, and nothing of the core
- * outlives it. The last test is the sequence that used to end in a
- * use-after-free of a BCM operation.
+ * outlives it. A can-gw job may name it while it has the CAN type, but
+ * must not hold it once it has another. The last test is the sequence
+ * that used to end in a use-after-free of a BCM operation.
  */
 
 #include <arpa/inet.h>
 #include <net/if_arp.h>
 #include <sched.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "can_test.h"
 #include "bcm_util.h"
+#include "gw_util.h"
 
 /* After <net/if.h>, which <linux/if.h> knows to defer to. */
 #include <linux/if_ether.h>
@@ -156,6 +159,76 @@ TEST_F(tun, core_loaded_after_tun_attaches_no_table)
 	ASSERT_EQ(0, run_cmd("modprobe can_raw && modprobe can_bcm"));
 	EXPECT_EQ(-ENODEV, ct_raw_open(if_nametoindex(self->ifname)));
 	EXPECT_FALSE(rcvlists_name(self->ifname));
+}
+
+/* How many can-gw jobs route from or to interface @ifindex, or -errno. */
+static int gw_jobs_naming(int ifindex)
+{
+	struct gw_listed jobs[16];
+	int n, i, named = 0;
+
+	n = gw_list(jobs, 16);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && i < 16; i++)
+		if (jobs[i].src == ifindex || jobs[i].dst == ifindex)
+			named++;
+	return named;
+}
+
+/* Delete @ifname in a child; true once it has finished within @ms. */
+static bool link_del_finishes(const char *ifname, pid_t *child, int ms)
+{
+	int status;
+
+	*child = fork();
+	if (*child == 0)
+		_exit(ct_link_del(ifname) ? 1 : 0);
+	if (*child < 0)
+		return false;
+	for (; ms > 0; ms -= 50) {
+		if (waitpid(*child, &status, WNOHANG) == *child) {
+			*child = 0;
+			return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		}
+		usleep(50 * 1000);
+	}
+	return false;
+}
+
+/*
+ * A job to the tun, made while it had the CAN type, holds the device.
+ * Once TUNSETLINK takes the type away the job must be gone, or deleting
+ * the tun waits for ever in unregister_netdevice(). The deletion runs in
+ * a child, so that a hang is a failure here; the jobs are then flushed,
+ * which lets the stuck deletion end and the rest of the suite run.
+ */
+TEST_F(tun, gw_job_to_tun_goes_when_tun_stops_being_can)
+{
+	char src[IFNAMSIZ];
+	int isrc, itun, status;
+	pid_t child;
+
+	if (run_cmd("modprobe can-gw"))
+		SKIP(return, "no can-gw");
+	ct_ifname(src, 'g');
+	ASSERT_EQ(0, ct_vcan_create(src, 0, true));
+	isrc = if_nametoindex(src);
+	itun = if_nametoindex(self->ifname);
+	ASSERT_EQ(0, gw_add(isrc, itun, 0));
+	ASSERT_EQ(1, gw_jobs_naming(itun));
+
+	ASSERT_EQ(0, tun_set_type(self->tun, ARPHRD_NONE));
+	EXPECT_EQ(0, gw_jobs_naming(itun));
+	EXPECT_TRUE(link_del_finishes(self->ifname, &child, 5000)) {
+		TH_LOG("deleting %s still waits after 5 s", self->ifname);
+		gw_flush();
+		if (child > 0)
+			waitpid(child, &status, 0);
+	}
+	EXPECT_EQ(0, gw_jobs_naming(itun));
+	gw_flush();
+	ct_link_del(src);
 }
 
 /*

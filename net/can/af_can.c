@@ -761,7 +761,7 @@ static int __net_init can_pernet_init(struct net *net)
 	if (!cn->all_devs)
 		return -ENOMEM;
 
-	cn->stats = alloc_percpu(struct can_pcpu_stats);
+	cn->stats = alloc_percpu_gfp(struct can_pcpu_stats, GFP_KERNEL_ACCOUNT);
 	if (!cn->stats) {
 		err = -ENOMEM;
 		goto free_table;

@@ -14,7 +14,8 @@
  * filter, under twice mainline's, where groups with their own hash
  * slots cost kilobytes each. Filters that share a mask cost only their
  * subscription. Subscriptions and groups are charged to the memory
- * cgroup of the task that subscribes, and groups are allocated before
+ * cgroup of the task that subscribes, a table to the one of the task
+ * that creates its device or namespace, and groups are allocated before
  * the table's lock is taken (see can_rx_table_add), so that no user can
  * pin memory that is neither accounted nor reclaimable.
  *
@@ -154,15 +155,27 @@ static void can_group_put(struct can_mask_group *group)
 		can_group_unlink(group);
 }
 
+/**
+ * can_rx_table_alloc() - allocate an empty receive table
+ * @cn: the namespace it serves
+ *
+ * A table takes about 42 KiB, and whoever creates a CAN device or a
+ * namespace makes one: it is charged to the memory cgroup of the task
+ * that does, like the device itself.
+ *
+ * Context: process context, may sleep.
+ * Return: the table, or NULL if memory ran out.
+ */
 struct can_rx_table *can_rx_table_alloc(struct can_pernet *cn)
 {
-	struct can_rx_table *table = kvzalloc(sizeof(*table), GFP_KERNEL);
+	struct can_rx_table *table = kvzalloc(sizeof(*table), GFP_KERNEL_ACCOUNT);
 
 	if (!table)
 		return NULL;
-	table->fil = kvcalloc(CAN_FIL_SLOTS, sizeof(*table->fil), GFP_KERNEL);
+	table->fil = kvcalloc(CAN_FIL_SLOTS, sizeof(*table->fil),
+			      GFP_KERNEL_ACCOUNT);
 	table->group_hash = kcalloc(CAN_GROUP_SLOTS, sizeof(*table->group_hash),
-				    GFP_KERNEL);
+				    GFP_KERNEL_ACCOUNT);
 	if (!table->fil || !table->group_hash) {
 		can_rx_table_destroy(table);
 		return NULL;

@@ -5,7 +5,8 @@
  * has: the worst case for a table that groups filters by mask. The
  * memory must stay within a small multiple of one subscription per
  * filter, and it must be charged to the memory cgroup of the task that
- * set the filters.
+ * set the filters. So must each CAN device's receive table, which the
+ * task that creates the device pays for.
  */
 
 #include <sys/stat.h>
@@ -20,6 +21,18 @@
 /* Bytes per filter that must at least be charged to the cgroup. */
 #define MIN_CHARGED_PER_FILTER	64
 
+/* vcans created to weigh their receive tables. */
+#define DEVICES		64
+/*
+ * The least a CAN device's receive table takes, one pointer per list
+ * head: the error, catch-all, filter and inverted lists and the list of
+ * mask groups, one list per 11-bit identifier, 1024 hash slots for
+ * 29-bit identifiers and 1024 for id/mask filters, and 256 slots of the
+ * hash of mask groups (net/can/af_can.h). The allocator rounds up.
+ */
+#define TABLE_BYTES	((5 + (1 << CAN_SFF_ID_BITS) + 1024 + 1024 + 256) * \
+			 sizeof(void *))
+
 #define CGROOT "/sys/fs/cgroup"
 
 FIXTURE(mem)
@@ -27,6 +40,8 @@ FIXTURE(mem)
 	char ifname[IFNAMSIZ];
 	char cgroup[128];
 	int s[SOCKETS];
+	char devs[DEVICES][IFNAMSIZ];
+	int ndevs;
 };
 
 static int write_file(const char *path, const char *text)
@@ -101,6 +116,7 @@ FIXTURE_SETUP(mem)
 	for (i = 0; i < SOCKETS; i++)
 		self->s[i] = -1;
 	self->cgroup[0] = '\0';
+	self->ndevs = 0;
 	ct_ifname(self->ifname, 'm');
 	ASSERT_EQ(0, ct_vcan_create(self->ifname, 0, true));
 	if (enter_cgroup(self->cgroup, sizeof(self->cgroup)))
@@ -115,6 +131,8 @@ FIXTURE_TEARDOWN(mem)
 	for (i = 0; i < SOCKETS; i++)
 		if (self->s[i] >= 0)
 			close(self->s[i]);
+	for (i = 0; i < self->ndevs; i++)
+		ct_link_del(self->devs[i]);
 	ct_link_del(self->ifname);
 	if (self->cgroup[0]) {
 		snprintf(pid, sizeof(pid), "%d", getpid());
@@ -190,6 +208,55 @@ TEST_F(mem, closing_sockets_returns_filter_memory)
 	settle();
 	slab1 = slab_unreclaimable();
 	EXPECT_GT(32 * SOCKETS * FILTERS, slab1 - slab0);
+}
+
+/* Wait up to 5 s for the charge to fall to @target; the last reading. */
+static long long charge_falls_to(const char *file, long long target)
+{
+	long long charged = read_number(file);
+	int ms;
+
+	for (ms = 0; ms < 5000 && charged > target; ms += 100) {
+		usleep(100 * 1000);
+		charged = read_number(file);
+	}
+	return charged;
+}
+
+/*
+ * Every CAN device costs its creator a receive table; the table must be
+ * charged to the creator's memory cgroup, and deleting the devices must
+ * return the charge.
+ */
+TEST_F(mem, device_receive_tables_are_charged_and_returned)
+{
+	long long charged0, charged1, charged2;
+	char file[200];
+	int i;
+
+	/* The fixture's SKIP ends its setup, not the test. */
+	if (!self->cgroup[0])
+		SKIP(return, "no cgroup v2 memory controller");
+	snprintf(file, sizeof(file), "%s/memory.current", self->cgroup);
+	settle();
+	charged0 = read_number(file);
+	ASSERT_LE(0, charged0);
+	for (i = 0; i < DEVICES; i++) {
+		ct_ifname(self->devs[i], 't');
+		ASSERT_EQ(0, ct_vcan_add(self->devs[i]));
+		self->ndevs++;
+	}
+	charged1 = read_number(file);
+	for (i = 0; i < DEVICES; i++)
+		ct_link_del(self->devs[i]);
+	self->ndevs = 0;
+	charged2 = charge_falls_to(file, charged1 - DEVICES * TABLE_BYTES);
+
+	TH_LOG("%lld bytes charged per device, %lld returned; table %zu",
+	       (charged1 - charged0) / DEVICES, (charged1 - charged2) / DEVICES,
+	       TABLE_BYTES);
+	EXPECT_LE(DEVICES * TABLE_BYTES, charged1 - charged0);
+	EXPECT_LE(DEVICES * TABLE_BYTES, charged1 - charged2);
 }
 
 TEST_HARNESS_MAIN

@@ -85,7 +85,8 @@ bool isotp_padding_is_bad(const struct isotp_sock *so,
 /**
  * isotp_init_frame() - make a new skb a zeroed frame of the socket's type
  * @so: the sending socket
- * @skb: just allocated, with room for struct can_skb_priv and ll.mtu
+ * @skb: just allocated, with room for struct can_skb_priv and at least
+ *	ll.mtu (the first frame of a message has room for a CAN FD frame)
  *
  * The frame carries the socket's transmit identifier and CAN FD flags.
  */

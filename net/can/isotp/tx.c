@@ -358,23 +358,42 @@ static u8 *isotp_tx_copy_msg(struct msghdr *msg, size_t size, int *err)
 	return buf;
 }
 
+/* The first frame's skb, room for a CAN FD frame whatever the binding:
+ * the socket may be rebound with other options before it is claimed, so
+ * isotp_tx_claim_and_send() lays the frame out, not this.
+ */
 static struct sk_buff *isotp_tx_alloc_first(struct isotp_sock *so,
 					    struct msghdr *msg, int *err)
 {
-	struct sk_buff *skb;
-
 	/* Charged to the send buffer, and waits for room unless nonblocking */
-	skb = sock_alloc_send_skb(&so->sk,
-				  so->ll.mtu + sizeof(struct can_skb_priv),
-				  msg->msg_flags & MSG_DONTWAIT, err);
-	if (skb)
-		isotp_init_frame(so, skb);
-	return skb;
+	return sock_alloc_send_skb(&so->sk,
+				   CANFD_MTU + sizeof(struct can_skb_priv),
+				   msg->msg_flags & MSG_DONTWAIT, err);
 }
 
-/* Claim the idle socket for @buf and send its first frame. -EAGAIN: a
- * concurrent sendmsg() claimed it first. @buf is ours on success and on
- * a send error, else still the caller's.
+/* Whether a message of @size can start now: -EADDRNOTAVAIL if unbound,
+ * -EAGAIN if a concurrent sendmsg() claimed the socket first, -EINVAL if
+ * it is too long for the single frame of SF_BROADCAST. A socket with a
+ * device is bound, and its options change only while it is unbound, so
+ * under @so->lock they are those of the binding the message goes out on.
+ */
+static int isotp_tx_claimable(struct isotp_sock *so, size_t size)
+{
+	lockdep_assert_held(&so->lock);
+	if (!so->dev)
+		return -EADDRNOTAVAIL;
+	if (so->tx.state != ISOTP_TX_IDLE)
+		return -EAGAIN;
+	if (isotp_broadcast(so) == CAN_ISOTP_SF_BROADCAST &&
+	    size > isotp_sf_room(so))
+		return -EINVAL;
+	return 0;
+}
+
+/* Claim the idle socket for @buf and send its first frame in @skb, laid
+ * out by the options of the binding it is sent on. @buf and @skb are ours
+ * in every case. Return: 0, an error of isotp_tx_claimable() (nothing
+ * was sent), or a send error.
  */
 static int isotp_tx_claim_and_send(struct isotp_sock *so, u8 *buf,
 				   size_t size, struct sk_buff *skb,
@@ -384,17 +403,17 @@ static int isotp_tx_claim_and_send(struct isotp_sock *so, u8 *buf,
 	int err;
 
 	spin_lock_bh(&so->lock);
-	if (!so->dev) {
+	err = isotp_tx_claimable(so, size);
+	if (err) {
 		spin_unlock_bh(&so->lock);
-		return -EADDRNOTAVAIL;
-	}
-	if (so->tx.state != ISOTP_TX_IDLE) {
-		spin_unlock_bh(&so->lock);
-		return -EAGAIN;
+		kfree_skb(skb);
+		kvfree(buf);
+		return err;
 	}
 	old = so->tx.buf;
 	so->tx.buf = buf;
 	so->tx.len = size;
+	isotp_init_frame(so, skb);
 	isotp_tx_start(so, skb);
 	so->tx.waiter = waiter;
 	err = isotp_send_frame(so, skb);
@@ -449,17 +468,23 @@ int isotp_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 	bool nonblock = msg->msg_flags & MSG_DONTWAIT;
 	struct isotp_tx_waiter waiter = {};
 	struct sk_buff *skb;
+	bool wait_done;
 	u8 *buf;
 	int err;
 
 	if (!READ_ONCE(so->bound))
 		return -EADDRNOTAVAIL;
+	/* Read once: a rebind may change it, and whether this call waits
+	 * must match whether it left a waiter.
+	 */
+	wait_done = READ_ONCE(so->opt.flags) & CAN_ISOTP_WAIT_TX_DONE;
 	do {
 		err = isotp_tx_wait_idle(so, nonblock);
 		if (err)
 			return err;
 		if (!size || size > ISOTP_MAX_MSG_LEN)
 			return -EINVAL;
+		/* Mainline's early answer; checked again once claimed. */
 		if (isotp_broadcast(so) == CAN_ISOTP_SF_BROADCAST &&
 		    size > isotp_sf_room(so))
 			return -EINVAL;
@@ -472,20 +497,15 @@ int isotp_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 			return err;
 		}
 		err = isotp_tx_claim_and_send(so, buf, size, skb,
-					      (so->opt.flags & CAN_ISOTP_WAIT_TX_DONE) ?
-					      &waiter : NULL);
-		if (err != -EAGAIN && err != -EADDRNOTAVAIL)
+					      wait_done ? &waiter : NULL);
+		if (err != -EAGAIN || nonblock)
 			break;
-		kfree_skb(skb);
-		kvfree(buf);
-		if (err == -EADDRNOTAVAIL || nonblock)
-			return err;
 		/* Claimed by another sender meanwhile: copy again later. */
 		iov_iter_revert(&msg->msg_iter, size);
 	} while (true);
 	if (err)
 		return err;
-	if (!(so->opt.flags & CAN_ISOTP_WAIT_TX_DONE))
+	if (!wait_done)
 		return size;
 	err = isotp_tx_wait_done(so, &waiter);
 	return err ?: size;

@@ -4,10 +4,12 @@
  * whatever they were doing: close() with a signal arriving while a message
  * is in flight, a sendmsg() with CAN_ISOTP_WAIT_TX_DONE cut short by a
  * signal, a device deleted under a bound socket and under a transfer,
- * close() after the device is gone, and many sockets closed mid-transfer.
+ * close() after the device is gone, many sockets closed mid-transfer, and
+ * a socket rebound between classic CAN and CAN FD under a sender.
  */
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/time.h>
 
@@ -192,6 +194,99 @@ TEST_F(life, many_sockets_closed_mid_transfer_leave_nothing_behind)
 	snprintf(none, sizeof(none), "(%s: no entry)", self->ifname);
 	EXPECT_NE(NULL, strstr(list, none)) TH_LOG("%s", list);
 	free(list);
+}
+
+#define REBINDS 150
+
+struct racing_send {
+	int s;
+	bool stop;
+	long sent, einval;
+	int other;	/* an unexpected errno, 0 if none */
+};
+
+/* Single frames, as fast as the socket takes them, until told to stop. */
+static void *racing_send_thread(void *arg)
+{
+	struct racing_send *r = arg;
+	unsigned char msg[7] = { 1, 2, 3, 4, 5, 6, 7 };
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+		int err = it_send(r->s, msg, sizeof(msg));
+
+		if (!err)
+			r->sent++;
+		else if (err == -EINVAL)
+			r->einval++;
+		/* unbound, or the device went: what a rebind may cause */
+		else if (err != -EADDRNOTAVAIL && err != -ENODEV &&
+			 err != -ENETDOWN && err != -ECOMM)
+			r->other = -err;
+	}
+	return NULL;
+}
+
+/* Link-layer options of a classic (tx_dl 8) or CAN FD (tx_dl 64) socket. */
+static int set_ll(int s, bool fd)
+{
+	struct can_isotp_ll_options ll = {
+		.mtu = fd ? CANFD_MTU : CAN_MTU,
+		.tx_dl = fd ? CANFD_MAX_DLEN : CAN_MAX_DLEN,
+	};
+
+	return it_setopt(s, CAN_ISOTP_LL_OPTS, &ll, sizeof(ll));
+}
+
+/*
+ * One thread sends single frames while the other deletes the socket's
+ * device, which unbinds it, switches its link-layer options between CAN
+ * FD and classic, and binds it to a new vcan of that kind. A send may
+ * find the socket unbound, but it must never size its frame by one
+ * binding and send it on the next: a CAN FD frame offered to a classic
+ * vcan is refused with EINVAL. Both threads share one CPU, so that the
+ * rebinding runs where the sender yields. The window is a few
+ * instructions wide: this is a stress test, it rarely catches the race.
+ */
+TEST_F(life, rebinding_between_classic_and_fd_never_fails_a_send)
+{
+	struct racing_send r = { .s = it_socket() };
+	char names[2][IFNAMSIZ];
+	cpu_set_t one;
+	pthread_t t;
+	int i;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_LE(0, r.s);
+	strcpy(names[0], self->ifname);
+	ASSERT_EQ(0, it_bind(r.s, self->ifindex, IT_RX_ID, IT_TX_ID));
+	ASSERT_EQ(0, pthread_create(&t, NULL, racing_send_thread, &r));
+
+	for (i = 1; i <= REBINDS; i++) {
+		char *now = names[i % 2], *before = names[(i + 1) % 2];
+		bool fd = i % 2;
+
+		ct_ifname(now, 'r');
+		if (ct_vcan_create(now, fd ? CANFD_MTU : CAN_MTU, true))
+			break;
+		ct_link_del(before);
+		if (set_ll(r.s, fd) ||
+		    it_bind(r.s, if_nametoindex(now), IT_RX_ID, IT_TX_ID))
+			break;
+	}
+	__atomic_store_n(&r.stop, true, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	ct_link_del(names[i % 2]);
+	close(r.s);
+	strcpy(self->ifname, names[(i + 1) % 2]);
+
+	TH_LOG("%d rebinds, %ld messages sent, %ld refused with EINVAL",
+	       i - 1, r.sent, r.einval);
+	EXPECT_EQ(REBINDS + 1, i);
+	EXPECT_EQ(0, r.einval);
+	EXPECT_EQ(0, r.other);
+	EXPECT_LT(0, r.sent);
 }
 
 TEST_HARNESS_MAIN

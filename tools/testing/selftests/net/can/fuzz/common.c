@@ -109,6 +109,7 @@ void fz_fd_put(struct fz_ctx *c, struct fz_draw *d, int kind, int fd)
 	old = f->fd[s];
 	f->fd[s] = fd;
 	f->kind[s] = kind;
+	f->isotp_ifindex[s] = 0;
 	if (old > 0)
 		close(old);
 }
@@ -134,7 +135,40 @@ void fz_fds_close_all(struct fz_fds *f)
 			close(f->fd[s]);
 		f->fd[s] = 0;
 		f->kind[s] = FZ_FREE;
+		f->isotp_ifindex[s] = 0;
 	}
+}
+
+void fz_isotp_note(struct fz_ctx *c, int fd, int ifindex, __u32 rx_id)
+{
+	struct fz_fds *f = c->fds;
+	int s;
+
+	for (s = 0; s < FZ_SLOTS; s++) {
+		if (f->fd[s] != fd || f->kind[s] != FZ_ISOTP)
+			continue;
+		f->isotp_rx_id[s] = rx_id;
+		f->isotp_ifindex[s] = ifindex;
+	}
+}
+
+bool fz_isotp_target(struct fz_ctx *c, struct fz_draw *d, int *fd, int *ifindex,
+		     __u32 *rx_id)
+{
+	struct fz_fds *f = c->fds;
+	int start = fz_below(d, FZ_SLOTS);
+	int i, s;
+
+	for (i = 0; i < FZ_SLOTS; i++) {
+		s = (start + i) % FZ_SLOTS;
+		if (f->kind[s] == FZ_ISOTP && f->isotp_ifindex[s] > 0) {
+			*fd = f->fd[s];
+			*ifindex = f->isotp_ifindex[s];
+			*rx_id = f->isotp_rx_id[s];
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- devices ------------------------------------------------------------ */

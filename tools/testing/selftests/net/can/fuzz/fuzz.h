@@ -26,6 +26,8 @@
 
 #include <linux/netlink.h>
 
+struct msghdr;
+
 #define FZ_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* ---- draws ---------------------------------------------------------- */
@@ -43,6 +45,7 @@ struct fz_draw {
 };
 
 __u64 fz_mix(__u64 x);
+/* A drawn value; none of its bytes is FZ_POISON (leak.c says why). */
 __u64 fz_u64(struct fz_draw *d);
 __u32 fz_below(struct fz_draw *d, __u32 n);
 bool fz_chance(struct fz_draw *d, __u32 one_in);
@@ -75,10 +78,16 @@ enum fz_kind {
 
 #define FZ_SLOTS	24
 
-/* File descriptors of one worker process, shared by its threads. */
+/*
+ * File descriptors of one worker process, shared by its threads. For a
+ * bound ISO-TP socket, the device and identifier it listens on, so that
+ * ops can send frames where it hears them (0: not bound).
+ */
 struct fz_fds {
 	int fd[FZ_SLOTS];
 	int kind[FZ_SLOTS];
+	int isotp_ifindex[FZ_SLOTS];
+	__u32 isotp_rx_id[FZ_SLOTS];
 };
 
 struct fz_ctx {
@@ -86,6 +95,7 @@ struct fz_ctx {
 	struct fz_fds *fds;	/* this thread's process table */
 	int home_netns;		/* the netns the thread started in */
 	bool trace;		/* print each call (--replay --trace) */
+	bool hold_on_leak;	/* a fuzzing worker: stay in the op that saw a leak */
 	unsigned int avoid;	/* FZ_AVOID_* */
 };
 
@@ -97,6 +107,11 @@ void fz_fd_put(struct fz_ctx *c, struct fz_draw *d, int kind, int fd);
 /* fz_fd_put() for a new socket, with send and receive timeouts of 10 ms. */
 void fz_fd_keep(struct fz_ctx *c, struct fz_draw *d, int kind, int fd);
 void fz_fds_close_all(struct fz_fds *f);
+/* Note that ISO-TP socket @fd listens for @rx_id on @ifindex. */
+void fz_isotp_note(struct fz_ctx *c, int fd, int ifindex, __u32 rx_id);
+/* A bound ISO-TP socket of this process: its @fd, device and rx identifier. */
+bool fz_isotp_target(struct fz_ctx *c, struct fz_draw *d, int *fd, int *ifindex,
+		     __u32 *rx_id);
 
 /* Names of the devices ops create, delete and use. */
 const char *fz_dev_name(struct fz_draw *d);
@@ -113,6 +128,30 @@ void fz_cleanup_devices(void);
 void fz_trace(struct fz_ctx *c, const char *fmt, ...);
 /* Record a call's outcome for tracing: returns ret, or -errno when ret < 0. */
 long fz_ret(struct fz_ctx *c, const char *what, long ret);
+
+/* ---- infoleak detector (leak.c) ---------------------------------------- */
+
+/* SLUB's POISON_FREE: what fills a fresh object when the guest boots
+ * with slub_debug=P and init_on_alloc=0 (fuzz.sh).
+ */
+#define FZ_POISON	0x6b
+/* This many poison bytes in a row in what the kernel gave back is a leak. */
+#define FZ_POISON_RUN	4
+
+/* Offset of the first run of FZ_POISON_RUN poison bytes in @buf, or -1. */
+long fz_poison_find(const void *buf, size_t len);
+/*
+ * Check @len bytes the kernel wrote to user space (@what names the
+ * call and the field). A poison run is reported on /dev/kmsg as
+ * "can_fuzz: infoleak: ..." for the supervisor; a fuzzing worker then
+ * stays in its op until it is stopped. Returns true on a leak.
+ */
+bool fz_leak_check(struct fz_ctx *c, const char *what, const void *buf, size_t len);
+/* How many leaks this process has seen. */
+int fz_leak_count(void);
+/* fz_leak_check() of what recvmsg() filled in @msg when it returned @ret. */
+void fz_leak_check_msg(struct fz_ctx *c, const char *what, const struct msghdr *msg,
+		       size_t name_room, long ret);
 
 /* ---- rtnetlink ------------------------------------------------------- */
 

@@ -46,11 +46,16 @@ for tool in qemu-system-x86_64 flock rsync gcc make cpio busybox ip modprobe dep
 done
 
 make -s -C "$HERE"
+# The infoleak detector (leak.c) needs fresh slab objects to hold SLUB's
+# free poison (0x6b ... 0xa5) until written: slub_debug=P poisons them,
+# and init_on_alloc=0 keeps Debian's kernel (INIT_ON_ALLOC_DEFAULT_ON)
+# from zeroing them first; init_on_free=0 keeps freed ones poisoned.
+POISON="init_on_alloc=0 init_on_free=0"
 if [ $STOCK = 1 ]; then
 	# The Makefile's, that our modules were built for.
 	KVER=${KVER:?KVER is not set}
 	VMARGS=(--kver "$KVER")
-	APPEND="slub_debug=FZPU"
+	APPEND="slub_debug=FZPU $POISON"
 else
 	# Not eval "$(...)": that would hide a failed build.
 	kernel=$("$TOP/scripts/can-debug-kernel.sh")
@@ -58,7 +63,7 @@ else
 	VMARGS=(--kernel "$KIMG" --modroot "$MODROOT" --kver "$KVER")
 	# kasan_multi_shot: KASAN reports every bad access, not only the
 	# first of the boot, so a replay can show the same report again.
-	APPEND="kasan_multi_shot"
+	APPEND="kasan_multi_shot slub_debug=P $POISON"
 fi
 
 RUN=$TOP/build/fuzz/run-$SEED
@@ -101,6 +106,12 @@ awk -v dir="$RUN" '
 	f != "" { print >> f }' "$RUN/guest.log"
 
 if [ -n "$REPLAY" ]; then
+	if grep -q '^ *can_fuzz: infoleak:' "$RUN/guest.log"; then
+		grep -m1 '^ *can_fuzz: infoleak:' "$RUN/guest.log" | sed 's/^ */fuzz: replay: /'
+		echo "fuzz: replay of $REPLAY: the kernel leaked memory to user space" \
+			"(log: $RUN/guest.log)"
+		exit 1
+	fi
 	if [ "$vmrc" = 125 ]; then
 		grep -m1 -E "$REPORTS" "$RUN/console.log" | sed 's/^/fuzz: replay: /'
 		echo "fuzz: replay of $REPLAY: the kernel reported a problem" \

@@ -2,8 +2,8 @@
 /*
  * CAN_ISOTP: sockets, every option with sane and hostile values, bind on
  * a few identifiers that sockets share (so that they talk to each other),
- * messages of boundary and random lengths, and hand-made ISO-TP frames
- * (single, first, consecutive, flow control) injected through CAN_RAW.
+ * messages of boundary and random lengths. Hand-made frames for them are
+ * in ops_isotp_frames.c.
  */
 
 #include <errno.h>
@@ -41,6 +41,7 @@ static long isotp_bind(struct fz_ctx *c, struct fz_draw *d)
 	int fd = fz_fd_get(c, d, FZ_ISOTP);
 	struct sockaddr_can a = { .can_family = AF_CAN };
 	socklen_t len = sizeof(a);
+	long ret;
 
 	a.can_ifindex = fz_ifindex(c, d);
 	a.can_addr.tp.rx_id = isotp_id(d);
@@ -49,7 +50,10 @@ static long isotp_bind(struct fz_ctx *c, struct fz_draw *d)
 		len = fz_len(d, sizeof(a) + 4);
 	fz_trace(c, "isotp bind ifindex %d rx %#x tx %#x len %u", a.can_ifindex,
 		 a.can_addr.tp.rx_id, a.can_addr.tp.tx_id, len);
-	return fz_ret(c, "bind", bind(fd, (struct sockaddr *)&a, len));
+	ret = fz_ret(c, "bind", bind(fd, (struct sockaddr *)&a, len));
+	if (ret == 0)
+		fz_isotp_note(c, fd, a.can_ifindex, a.can_addr.tp.rx_id);
+	return ret;
 }
 
 static void isotp_draw_opts(struct fz_draw *d, struct can_isotp_options *o)
@@ -122,10 +126,17 @@ static long isotp_getopt(struct fz_ctx *c, struct fz_draw *d)
 	int fd = fz_fd_get(c, d, FZ_ISOTP);
 	socklen_t len = fz_chance(d, 8) ? (socklen_t)fz_int(d) : fz_len(d, sizeof(buf));
 
+	socklen_t room;
+	long ret;
+
 	if (len > sizeof(buf) && len < 0x80000000u)
 		len = sizeof(buf);
-	return fz_ret(c, "getsockopt",
-		      getsockopt(fd, SOL_CAN_ISOTP, fz_below(d, 7), buf, &len));
+	room = len < sizeof(buf) ? len : sizeof(buf);
+	ret = fz_ret(c, "getsockopt",
+		     getsockopt(fd, SOL_CAN_ISOTP, fz_below(d, 7), buf, &len));
+	if (ret == 0)
+		fz_leak_check(c, "getsockopt(SOL_CAN_ISOTP)", buf, len < room ? len : room);
+	return ret;
 }
 
 /* Message lengths at the protocol's boundaries, and random ones. */
@@ -152,60 +163,12 @@ static long isotp_send(struct fz_ctx *c, struct fz_draw *d)
 	return fz_ret(c, "send", send(fd, buf, len, flags));
 }
 
-/* The PCI of a frame for an ISO-TP receiver or sender. */
-static void isotp_draw_pci(struct fz_draw *d, unsigned char *p)
-{
-	switch (fz_below(d, 5)) {
-	case 0:		/* single frame, sometimes with the FD escape */
-		p[0] = fz_chance(d, 4) ? 0 : fz_below(d, 16);
-		p[1] = fz_below(d, 64);
-		break;
-	case 1:		/* first frame, 12- or 32-bit length */
-		p[0] = 0x10 | fz_below(d, 16);
-		p[1] = (__u8)fz_u64(d);
-		if (fz_chance(d, 3)) {
-			p[0] = 0x10;
-			p[1] = 0;
-		}
-		break;
-	case 2:		/* consecutive frame */
-		p[0] = 0x20 | fz_below(d, 16);
-		break;
-	case 3:		/* flow control */
-		p[0] = 0x30 | (fz_chance(d, 2) ? 0 : fz_below(d, 16));
-		p[1] = fz_below(d, 4);
-		p[2] = fz_chance(d, 2) ? 0 : (__u8)fz_u64(d);
-		break;
-	default:
-		p[0] = (__u8)fz_u64(d);
-	}
-}
-
-static long isotp_inject(struct fz_ctx *c, struct fz_draw *d)
-{
-	struct canfd_frame cf = {};
-	int fd = fz_fd_get(c, d, FZ_RAW);
-	bool fd_frame = fz_chance(d, 3);
-	int ae = fz_chance(d, 4);
-
-	fz_fill(d, cf.data, sizeof(cf.data));
-	cf.can_id = isotp_id(d);
-	cf.len = fd_frame ? fz_below(d, 65) : fz_below(d, 9);
-	if (fz_chance(d, 2))
-		cf.len = fd_frame ? 64 : 8;
-	isotp_draw_pci(d, cf.data + ae);
-	fz_trace(c, "isotp inject id %#x len %u pci %#x", cf.can_id, cf.len,
-		 cf.data[ae]);
-	return fz_ret(c, "write", write(fd, &cf, fd_frame ? CANFD_MTU : CAN_MTU));
-}
-
 static const struct fz_op isotp_ops[] = {
 	{ "isotp_socket", isotp_socket, 5 },
 	{ "isotp_setopt", isotp_setopt, 6 },
 	{ "isotp_getopt", isotp_getopt, 2 },
 	{ "isotp_bind", isotp_bind, 5 },
 	{ "isotp_send", isotp_send, 10 },
-	{ "isotp_inject", isotp_inject, 10 },
 	{}
 };
 

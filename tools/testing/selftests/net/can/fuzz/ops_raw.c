@@ -120,10 +120,16 @@ static long raw_getsockopt(struct fz_ctx *c, struct fz_draw *d)
 	static __thread char buf[8192];
 	socklen_t len = fz_chance(d, 3) ? sizeof(buf) : fz_len(d, sizeof(buf));
 
+	long ret;
+
 	if (fz_chance(d, 8))
 		return fz_ret(c, "getsockopt(NULL len)",
 			      getsockopt(fd, SOL_CAN_RAW, opt, buf, NULL));
-	return fz_ret(c, "getsockopt", getsockopt(fd, SOL_CAN_RAW, opt, buf, &len));
+	ret = fz_ret(c, "getsockopt", getsockopt(fd, SOL_CAN_RAW, opt, buf, &len));
+	if (ret == 0)
+		fz_leak_check(c, "getsockopt(SOL_CAN_RAW)", buf,
+			      len < sizeof(buf) ? len : sizeof(buf));
+	return ret;
 }
 
 /* Per thread: workers of one process run ops at the same time. */

@@ -9,6 +9,7 @@
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -32,6 +33,7 @@ static long sock_close(struct fz_ctx *c, struct fz_draw *d)
 
 	f->fd[s] = 0;
 	f->kind[s] = FZ_FREE;
+	f->isotp_ifindex[s] = 0;
 	return fz_ret(c, "close", fd > 0 ? close(fd) : 0);
 }
 
@@ -59,15 +61,24 @@ static long sock_recv(struct fz_ctx *c, struct fz_draw *d)
 		.msg_control = fz_chance(d, 2) ? ctrl : NULL,
 		.msg_controllen = fz_len(d, sizeof(ctrl)),
 	};
+	size_t name_room = msg.msg_namelen;
 	int flags = MSG_DONTWAIT;
+	char what[48];
+	long ret;
 
+	/* The kernel skips the padding between control messages. */
+	memset(ctrl, 0, sizeof(ctrl));
+	memset(name, 0, sizeof(name));
 	if (fz_chance(d, 3))
 		flags |= MSG_ERRQUEUE;
 	if (fz_chance(d, 3))
 		flags |= MSG_PEEK;
 	if (fz_chance(d, 4))
 		flags |= MSG_TRUNC;
-	return fz_ret(c, "recvmsg", recvmsg(fd, &msg, flags));
+	ret = fz_ret(c, "recvmsg", recvmsg(fd, &msg, flags));
+	snprintf(what, sizeof(what), "recvmsg(flags %#x)", flags);
+	fz_leak_check_msg(c, what, &msg, name_room, ret);
+	return ret;
 }
 
 static long sock_ioctl(struct fz_ctx *c, struct fz_draw *d)
@@ -108,8 +119,14 @@ static long sock_sockopt(struct fz_ctx *c, struct fz_draw *d)
 	socklen_t len;
 
 	if (fz_chance(d, 3)) {
+		long ret;
+
 		len = fz_len(d, sizeof(val));
-		return fz_ret(c, "getsockopt", getsockopt(fd, SOL_SOCKET, opt, val, &len));
+		ret = fz_ret(c, "getsockopt", getsockopt(fd, SOL_SOCKET, opt, val, &len));
+		if (ret == 0)
+			fz_leak_check(c, "getsockopt(SOL_SOCKET)", val,
+				      len < sizeof(val) ? len : sizeof(val));
+		return ret;
 	}
 	memset(val, 0, sizeof(val));
 	if (opt == SO_BINDTODEVICE) {
@@ -129,15 +146,23 @@ static long sock_misc(struct fz_ctx *c, struct fz_draw *d)
 	int fd = fz_fd_get(c, d, any_kind(d));
 	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT | POLLERR };
 	char buf[64];
-	socklen_t len = fz_len(d, sizeof(buf));
+	socklen_t len = fz_len(d, sizeof(buf)), room;
+	int op = fz_below(d, 6);
+	long ret;
 
-	switch (fz_below(d, 6)) {
+	switch (op) {
 	case 0:
 		return fz_ret(c, "shutdown", shutdown(fd, fz_below(d, 4)));
 	case 1:
-		return fz_ret(c, "getsockname", getsockname(fd, (struct sockaddr *)buf, &len));
 	case 2:
-		return fz_ret(c, "getpeername", getpeername(fd, (struct sockaddr *)buf, &len));
+		room = len;
+		ret = op == 1 ? getsockname(fd, (struct sockaddr *)buf, &len) :
+				getpeername(fd, (struct sockaddr *)buf, &len);
+		ret = fz_ret(c, op == 1 ? "getsockname" : "getpeername", ret);
+		if (ret == 0)
+			fz_leak_check(c, op == 1 ? "getsockname" : "getpeername", buf,
+				      len < room ? len : room);
+		return ret;
 	case 3:
 		return fz_ret(c, "poll", poll(&p, 1, 0));
 	case 4:

@@ -39,6 +39,8 @@ static const char *const report_patterns[] = {
 	"Redzone overwritten", "Freepointer corrupt",
 	/* A reference nobody drops holds unregister_netdevice(), and RTNL. */
 	"to become free",
+	/* Slab poison handed to user space (leak.c). */
+	"can_fuzz: infoleak:",
 };
 
 /*

@@ -56,6 +56,7 @@ static void *worker_thread(void *arg)
 	};
 	struct fz_ctx c = {
 		.worker = t->worker, .fds = t->fds, .avoid = t->o->avoid,
+		.hold_on_leak = true,
 	};
 	bool guided = t->o->cov && fz_cov_open() == 0;
 	__u64 pos = sh->ring_pos[t->worker];

@@ -101,6 +101,8 @@ struct fz_ctx {
 
 /* Known bugs a run can be told to stay away from (--avoid NAME). */
 #define FZ_AVOID_RAW_NEG_IFINDEX	0x1u
+/* Debian's mainline can.ko under our modules (ops_mixed.c). */
+#define FZ_AVOID_MIXED_STACK		0x2u
 
 int fz_fd_get(struct fz_ctx *c, struct fz_draw *d, int kind);
 void fz_fd_put(struct fz_ctx *c, struct fz_draw *d, int kind, int fd);
@@ -128,6 +130,9 @@ void fz_cleanup_devices(void);
 void fz_trace(struct fz_ctx *c, const char *fmt, ...);
 /* Record a call's outcome for tracing: returns ret, or -errno when ret < 0. */
 long fz_ret(struct fz_ctx *c, const char *what, long ret);
+
+/* Our module @file ("vcan.ko") open for finit_module(), or -1. */
+int fz_module_open(const char *file);
 
 /* ---- infoleak detector (leak.c) ---------------------------------------- */
 
@@ -278,6 +283,8 @@ struct fz_opts {
 int fz_supervise(const struct fz_opts *o);
 /* Start a detached thread that sends frames on every CAN interface. */
 void fz_traffic_start(__u64 seed);
+/* Close this process's traffic socket and send nothing until released. */
+void fz_traffic_hold(bool hold);
 void fz_worker_main(const struct fz_opts *o, struct fz_shared *sh, int proc, int gen);
 
 #endif

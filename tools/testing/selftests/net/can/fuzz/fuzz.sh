@@ -10,7 +10,8 @@
 #   fuzz.sh --stock ...     Debian's kernel with our modules instead (no
 #                           KASAN or lockdep: slub_debug poisons freed
 #                           objects; a quick run while the debug kernel
-#                           is not built)
+#                           is not built); Debian's CAN modules are kept
+#                           under /opt/mainline-can for ops_mixed.c
 #
 # Replay files and reports land in build/fuzz/run-SEED/. The last line
 # says what happened; the status is 0 only if the kernel reported nothing.
@@ -54,7 +55,8 @@ POISON="init_on_alloc=0 init_on_free=0"
 if [ $STOCK = 1 ]; then
 	# The Makefile's, that our modules were built for.
 	KVER=${KVER:?KVER is not set}
-	VMARGS=(--kver "$KVER")
+	# Debian's CAN modules by path under /opt/mainline-can (ops_mixed.c).
+	VMARGS=(--kver "$KVER" --keep-mainline)
 	APPEND="slub_debug=FZPU $POISON"
 else
 	# Not eval "$(...)": that would hide a failed build.

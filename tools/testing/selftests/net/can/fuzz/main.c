@@ -8,7 +8,7 @@
  *   can_fuzz --replay FILE [--trace] [--repeat N] [--no-traffic] [--avoid NAME]...
  *   can_fuzz --list-ops
  *
- * NAME: raw-neg-ifindex (see fuzz.h).
+ * NAME: raw-neg-ifindex, mixed-stack (see fuzz.h).
  * Exit status: 0 no kernel report, 1 a report (see DIR), 2 usage; a
  * replay: 0, or 1 if it saw an infoleak (leak.c).
  */
@@ -27,7 +27,7 @@ static void print_usage(void)
 	fprintf(stderr,
 		"usage: can_fuzz [--seed N] [--duration S] [--procs P] [--threads T]\n"
 		"                [--out DIR] [--no-cov] [--no-traffic] [--keep-going]\n"
-		"                [--avoid raw-neg-ifindex]\n"
+		"                [--avoid raw-neg-ifindex] [--avoid mixed-stack]\n"
 		"       can_fuzz --replay FILE [--trace] [--repeat N] [--no-traffic]\n"
 		"                [--avoid NAME]\n"
 		"       can_fuzz --list-ops\n");
@@ -113,6 +113,8 @@ int main(int argc, char **argv)
 		case 'a':
 			if (!strcmp(optarg, "raw-neg-ifindex"))
 				o.avoid |= FZ_AVOID_RAW_NEG_IFINDEX;
+			else if (!strcmp(optarg, "mixed-stack"))
+				o.avoid |= FZ_AVOID_MIXED_STACK;
 			else
 				print_usage();
 			break;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -30,27 +31,36 @@ static long module_unload(struct fz_ctx *c, struct fz_draw *d)
 }
 
 /*
- * finit_module() of our module file (updates/ on Debian's kernel, the
- * tree on the debug kernel): exec'ing modprobe takes a second in the VM.
- * Dependencies are not loaded first; without them the load fails.
+ * Our module @file (updates/ on Debian's kernel, the tree on the debug
+ * kernel), open for finit_module(): exec'ing modprobe takes a second in
+ * the VM. -1 if there is none.
  */
-static long module_load(struct fz_ctx *c, struct fz_draw *d)
+int fz_module_open(const char *file)
 {
 	static const char *const dirs[] = {
-		"updates", "kernel/net/can", "kernel/net/can/isotp", "kernel/drivers/net/can",
+		"updates", "kernel/net/can", "kernel/net/can/isotp", "kernel/net/can/gw",
+		"kernel/drivers/net/can", "kernel/drivers/net/can/dev",
 	};
-	const char *f = fz_files[fz_below(d, FZ_ARRAY_SIZE(fz_files))];
 	struct utsname u;
 	char path[256];
 	size_t i;
 	int fd = -1;
-	long ret;
 
 	uname(&u);
 	for (i = 0; i < FZ_ARRAY_SIZE(dirs) && fd < 0; i++) {
-		snprintf(path, sizeof(path), "/lib/modules/%s/%s/%s", u.release, dirs[i], f);
+		snprintf(path, sizeof(path), "/lib/modules/%s/%s/%s", u.release, dirs[i], file);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
+	return fd;
+}
+
+/* Dependencies are not loaded first; without them the load fails. */
+static long module_load(struct fz_ctx *c, struct fz_draw *d)
+{
+	const char *f = fz_files[fz_below(d, FZ_ARRAY_SIZE(fz_files))];
+	int fd = fz_module_open(f);
+	long ret;
+
 	fz_trace(c, "finit_module %s", f);
 	ret = fz_ret(c, "finit_module", syscall(SYS_finit_module, fd, "", 0));
 	if (fd >= 0)

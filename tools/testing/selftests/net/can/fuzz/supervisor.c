@@ -196,13 +196,16 @@ static int rec_cmp(const void *a, const void *b)
 	return x->gseq < y->gseq ? -1 : x->gseq > y->gseq;
 }
 
-/* The recorded ops of @worker (-1: all), oldest first, at most @max. */
-static struct fz_prog ring_prog(int worker, size_t max)
+/*
+ * The recorded ops of workers @from..@to, oldest first, at most @max.
+ * Workers of one process share their sockets, so a bug one thread met
+ * may need the other threads' ops to happen again.
+ */
+static struct fz_prog ring_prog_range(int from, int to, size_t max)
 {
 	struct fz_prog p = { .threads = opts->threads };
-	int w, from = worker < 0 ? 0 : worker;
-	int to = worker < 0 ? (int)sh->nworkers - 1 : worker;
 	size_t i;
+	int w;
 
 	p.rec = calloc((size_t)(to - from + 1) * FZ_RING, sizeof(*p.rec));
 	for (w = from; p.rec && w <= to; w++)
@@ -216,6 +219,23 @@ static struct fz_prog ring_prog(int worker, size_t max)
 		p.n = max;
 	}
 	return p;
+}
+
+/* The recorded ops of @worker (-1: all), oldest first, at most @max. */
+static struct fz_prog ring_prog(int worker, size_t max)
+{
+	if (worker < 0)
+		return ring_prog_range(0, (int)sh->nworkers - 1, max);
+	return ring_prog_range(worker, worker, max);
+}
+
+/* The recorded ops of every thread of @worker's process. */
+static struct fz_prog ring_prog_proc(int worker, size_t max)
+{
+	int n = opts->threads > 16 ? 16 : opts->threads;
+	int from = worker / n * n;
+
+	return ring_prog_range(from, from + n - 1, max);
 }
 
 /*
@@ -394,15 +414,28 @@ static void handle_report(int nreport, const char *report, const __u64 *beat)
 	save(name, &all, hdr, false);
 
 	if (!once) {
-		/* The workers that were in the kernel first, each alone, then all. */
-		for (i = 0; i <= nsus && !found; i++) {
+		/*
+		 * The workers that were in the kernel first, each alone, then
+		 * the first one's process, then all.
+		 */
+		for (i = 0; i <= nsus + 1 && !found; i++) {
 			w = i < nsus ? sus[i] : -1;
 			free(cand.rec);
-			cand = ring_prog(w, w < 0 ? 2048 : FZ_RING);
-			if (w < 0)
-				printf("fuzz: replaying the last %zu ops of all workers\n", cand.n);
-			else
-				printf("fuzz: replaying %zu ops of worker %d\n", cand.n, w);
+			cand = (struct fz_prog){ .threads = opts->threads };
+			if (i == nsus && (!nsus || opts->threads < 2))
+				continue;
+			if (i == nsus) {
+				cand = ring_prog_proc(sus[0], 2 * FZ_RING);
+				printf("fuzz: replaying %zu ops of worker %d's process\n", cand.n,
+				       sus[0]);
+			} else {
+				cand = ring_prog(w, w < 0 ? 2048 : FZ_RING);
+				if (w < 0)
+					printf("fuzz: replaying the last %zu ops of all workers\n",
+					       cand.n);
+				else
+					printf("fuzz: replaying %zu ops of worker %d\n", cand.n, w);
+			}
 			fflush(stdout);
 			found = replay_reports(&cand, NULL, 0);
 		}

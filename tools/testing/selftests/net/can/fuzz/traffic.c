@@ -126,6 +126,14 @@ static void traffic_pause(__u64 burst_ns)
 	nanosleep(&pause, NULL);
 }
 
+/* Set while an op needs can_raw unused (ops_mixed.c); per process. */
+static int traffic_held;
+
+void fz_traffic_hold(bool hold)
+{
+	__atomic_store_n(&traffic_held, hold, __ATOMIC_RELAXED);
+}
+
 static void *traffic_thread(void *arg)
 {
 	struct fz_draw d = { .seed = fz_mix((__u64)(unsigned long)arg) };
@@ -135,6 +143,14 @@ static void *traffic_thread(void *arg)
 	__u64 start;
 
 	for (round = 0;; round++) {
+		if (__atomic_load_n(&traffic_held, __ATOMIC_RELAXED)) {
+			if (fd >= 0)
+				close(fd);
+			fd = -1;
+			round = 63;
+			usleep(1000);
+			continue;
+		}
 		if (round % 64 == 0) {
 			traffic_scan(&t);
 			fd = traffic_socket(fd);

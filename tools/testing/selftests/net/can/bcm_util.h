@@ -25,12 +25,7 @@
 #include <linux/can/bcm.h>
 #include <linux/can/raw.h>
 
-#ifndef AF_CAN
-#define AF_CAN 29
-#endif
-#ifndef PF_CAN
-#define PF_CAN AF_CAN
-#endif
+#include "can_test.h"
 
 #define BCM_T_MAX_FRAMES 257
 
@@ -208,6 +203,8 @@ static inline int bcm_read(int s, struct bcm_msg *m, int timeout_ms,
 	n = recvmsg(s, &msg, 0);
 	if (n < 0)
 		return -errno;
+	if (ct_leaks_poison(m, n))
+		return -EUCLEAN;
 	if (ifindex)
 		*ifindex = addr.can_ifindex;
 	for (c = CMSG_FIRSTHDR(&msg); c && stamp; c = CMSG_NXTHDR(&msg, c))
@@ -276,6 +273,8 @@ static inline int raw_read(int s, struct canfd_frame *cf, int timeout_ms,
 	n = recvmsg(s, &msg, 0);
 	if (n < 0)
 		return -errno;
+	if (ct_leaks_poison(cf, n))
+		return -EUCLEAN;
 	for (c = CMSG_FIRSTHDR(&msg); c && stamp; c = CMSG_NXTHDR(&msg, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS)
 			memcpy(stamp, CMSG_DATA(c), sizeof(*stamp));

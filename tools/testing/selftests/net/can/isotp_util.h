@@ -121,7 +121,9 @@ static inline int it_recv(int s, void *buf, size_t size, int ms)
 	if (!ct_wait_readable(s, ms))
 		return -ETIMEDOUT;
 	n = recv(s, buf, size, MSG_DONTWAIT);
-	return n < 0 ? -errno : (int)n;
+	if (n < 0)
+		return -errno;
+	return ct_leaks_poison(buf, n) ? -EUCLEAN : (int)n;
 }
 
 /* Frames the socket dropped, as SO_MEMINFO reports them. */

@@ -21,71 +21,6 @@
 /* How long `ip link set down` may take while a socket call is stuck. */
 #define LINK_OP_BOUND_MS	3000
 
-/* A page whose first access blocks until the test resolves it. */
-struct stall {
-	int uffd;
-	char *page;
-	size_t size;
-};
-
-static int stall_init(struct stall *st)
-{
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg = {};
-
-	st->size = sysconf(_SC_PAGESIZE);
-	st->uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	if (st->uffd < 0)
-		return -errno;
-	if (ioctl(st->uffd, UFFDIO_API, &api))
-		return -errno;
-	st->page = mmap(NULL, st->size, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (st->page == MAP_FAILED)
-		return -errno;
-	reg.range.start = (unsigned long)st->page;
-	reg.range.len = st->size;
-	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
-	return ioctl(st->uffd, UFFDIO_REGISTER, &reg) ? -errno : 0;
-}
-
-/* Wait until someone is blocked on the page; true if that happened. */
-static bool stall_wait_fault(struct stall *st, int ms)
-{
-	struct uffd_msg msg;
-
-	if (!ct_wait_readable(st->uffd, ms))
-		return false;
-	return read(st->uffd, &msg, sizeof(msg)) == sizeof(msg) &&
-	       msg.event == UFFD_EVENT_PAGEFAULT;
-}
-
-/* Fill the page with @data and let the blocked access go on. */
-static int stall_resolve(struct stall *st, const void *data, size_t len)
-{
-	char *src = calloc(1, st->size);
-	struct uffdio_copy copy = {
-		.dst = (unsigned long)st->page, .src = (unsigned long)src,
-		.len = st->size,
-	};
-	int err;
-
-	if (!src)
-		return -ENOMEM;
-	memcpy(src, data, len);
-	err = ioctl(st->uffd, UFFDIO_COPY, &copy) ? -errno : 0;
-	free(src);
-	return err;
-}
-
-static void stall_fini(struct stall *st)
-{
-	if (st->page && st->page != MAP_FAILED)
-		munmap(st->page, st->size);
-	if (st->uffd >= 0)
-		close(st->uffd);
-}
-
 /* A socket call run by a thread, so that it can block on the page. */
 struct blocked_call {
 	pthread_t thread;
@@ -145,7 +80,7 @@ FIXTURE(locks)
 	char ifname[IFNAMSIZ];
 	int ifindex;
 	int fd;
-	struct stall st;
+	struct ct_stall st;
 };
 
 FIXTURE_SETUP(locks)
@@ -161,7 +96,7 @@ FIXTURE_SETUP(locks)
 
 FIXTURE_TEARDOWN(locks)
 {
-	stall_fini(&self->st);
+	ct_stall_fini(&self->st);
 	if (self->fd >= 0)
 		close(self->fd);
 	ct_link_del(self->ifname);
@@ -172,7 +107,7 @@ FIXTURE_TEARDOWN(locks)
  * resolve the page with @data. True if the link went down in time.
  */
 static bool link_down_beside(struct __test_metadata *_metadata,
-			     const char *ifname, struct stall *st,
+			     const char *ifname, struct ct_stall *st,
 			     struct blocked_call *c, const void *data,
 			     size_t len)
 {
@@ -182,10 +117,10 @@ static bool link_down_beside(struct __test_metadata *_metadata,
 	atomic_store(&c->ret, 1);
 	atomic_store(&l.done, false);
 	EXPECT_EQ(0, pthread_create(&c->thread, NULL, blocked_call_run, c));
-	EXPECT_TRUE(stall_wait_fault(st, CT_RX_TIMEOUT_MS));
+	EXPECT_TRUE(ct_stall_wait_fault(st, CT_RX_TIMEOUT_MS));
 	EXPECT_EQ(0, pthread_create(&l.thread, NULL, link_down_run, &l));
 	in_time = link_down_within(&l, LINK_OP_BOUND_MS);
-	EXPECT_EQ(0, stall_resolve(st, data, len));
+	EXPECT_EQ(0, ct_stall_resolve(st, data, len));
 	pthread_join(l.thread, NULL);
 	pthread_join(c->thread, NULL);
 	EXPECT_EQ(0, l.err);
@@ -193,7 +128,7 @@ static bool link_down_beside(struct __test_metadata *_metadata,
 }
 
 /* Aim @c at the stalled page and at a new socket bound to @ifindex. */
-static int aim_at_stall(struct blocked_call *c, struct stall *st, int ifindex)
+static int aim_at_stall(struct blocked_call *c, struct ct_stall *st, int ifindex)
 {
 	c->optval = st->page;
 	c->fd = ct_raw_open(ifindex);
@@ -210,7 +145,7 @@ TEST_F(locks, link_down_does_not_wait_for_getsockopt_on_stalled_page)
 	};
 
 	/* The debug kernel has no userfaultfd. */
-	if (stall_init(&self->st))
+	if (ct_stall_init(&self->st))
 		SKIP(return, "no userfaultfd");
 	self->fd = aim_at_stall(&c, &self->st, self->ifindex);
 	ASSERT_LE(0, self->fd);
@@ -234,7 +169,7 @@ TEST_F(locks, link_down_does_not_wait_for_setsockopt_on_stalled_page)
 	};
 
 	/* The debug kernel has no userfaultfd. */
-	if (stall_init(&self->st))
+	if (ct_stall_init(&self->st))
 		SKIP(return, "no userfaultfd");
 	self->fd = aim_at_stall(&c, &self->st, self->ifindex);
 	ASSERT_LE(0, self->fd);
@@ -262,7 +197,7 @@ TEST_F(locks, link_down_does_not_wait_for_unrelated_socket_lock)
 	};
 
 	/* The debug kernel has no userfaultfd. */
-	if (stall_init(&self->st))
+	if (ct_stall_init(&self->st))
 		SKIP(return, "no userfaultfd");
 	prog.filter = (struct sock_filter *)self->st.page;
 	self->fd = ct_raw_socket();

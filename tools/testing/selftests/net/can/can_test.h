@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <time.h>
@@ -31,6 +33,7 @@
 #include <linux/can/raw.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
+#include <linux/userfaultfd.h>
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -566,6 +569,76 @@ static inline long ct_proc_stat(const char *tag)
 	}
 	free(text);
 	return val;
+}
+
+/* ---- userfaultfd ----------------------------------------------------- */
+
+/* A page whose first access blocks until the test resolves it; the
+ * debug kernel has no userfaultfd, so ct_stall_init() may fail.
+ */
+struct ct_stall {
+	int uffd;
+	char *page;
+	size_t size;
+};
+
+static inline int ct_stall_init(struct ct_stall *st)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = {};
+
+	st->size = sysconf(_SC_PAGESIZE);
+	st->uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (st->uffd < 0)
+		return -errno;
+	if (ioctl(st->uffd, UFFDIO_API, &api))
+		return -errno;
+	st->page = mmap(NULL, st->size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (st->page == MAP_FAILED)
+		return -errno;
+	reg.range.start = (unsigned long)st->page;
+	reg.range.len = st->size;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	return ioctl(st->uffd, UFFDIO_REGISTER, &reg) ? -errno : 0;
+}
+
+/* Wait until someone is blocked on the page; true if that happened. */
+static inline bool ct_stall_wait_fault(struct ct_stall *st, int ms)
+{
+	struct uffd_msg msg;
+
+	if (!ct_wait_readable(st->uffd, ms))
+		return false;
+	return read(st->uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+	       msg.event == UFFD_EVENT_PAGEFAULT;
+}
+
+/* Fill the page with @data and let the blocked access go on. */
+static inline int ct_stall_resolve(struct ct_stall *st, const void *data,
+				   size_t len)
+{
+	char *src = calloc(1, st->size);
+	struct uffdio_copy copy = {
+		.dst = (unsigned long)st->page, .src = (unsigned long)src,
+		.len = st->size,
+	};
+	int err;
+
+	if (!src)
+		return -ENOMEM;
+	memcpy(src, data, len);
+	err = ioctl(st->uffd, UFFDIO_COPY, &copy) ? -errno : 0;
+	free(src);
+	return err;
+}
+
+static inline void ct_stall_fini(struct ct_stall *st)
+{
+	if (st->page && st->page != MAP_FAILED)
+		munmap(st->page, st->size);
+	if (st->uffd >= 0)
+		close(st->uffd);
 }
 
 /* ---- kernel log ------------------------------------------------------ */

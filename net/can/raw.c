@@ -13,6 +13,7 @@
 #include <linux/can/skb.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/rtnetlink.h>
@@ -31,7 +32,7 @@ MODULE_ALIAS("can-proto-" __stringify(CAN_RAW));
 /* Sockets bound to one device, so that the device notifier finds those of
  * a device that goes down or away without touching any other socket.
  * Changed and walked only under rtnl_lock(): by bind(), by release() and
- * by the notifier itself.
+ * by the notifier itself; changes also hold the socket's raw_sock.lock.
  */
 static LIST_HEAD(raw_bound_sockets);
 
@@ -126,7 +127,7 @@ void raw_unsubscribe(struct net *net, struct net_device *dev,
 		     int count)
 {
 	ASSERT_RTNL();
-	sock_owned_by_me(sk);
+	lockdep_assert_held(&raw_sk(sk)->lock);
 	while (count--)
 		can_rx_unregister(net, dev, filter[count].can_id,
 				  filter[count].can_mask, raw_rcv, sk);
@@ -139,7 +140,7 @@ int raw_subscribe(struct net *net, struct net_device *dev,
 	int i, err;
 
 	ASSERT_RTNL();
-	sock_owned_by_me(sk);
+	lockdep_assert_held(&raw_sk(sk)->lock);
 	for (i = 0; i < count; i++) {
 		err = can_rx_register_types(net, dev, filter[i].can_id,
 					    filter[i].can_mask, raw_rcv, sk,
@@ -156,7 +157,7 @@ int raw_subscribe_errors(struct net *net, struct net_device *dev,
 			 struct sock *sk, can_err_mask_t err_mask)
 {
 	ASSERT_RTNL();
-	sock_owned_by_me(sk);
+	lockdep_assert_held(&raw_sk(sk)->lock);
 	if (!err_mask)
 		return 0;
 	return can_rx_register_types(net, dev, 0, err_mask | CAN_ERR_FLAG,
@@ -167,7 +168,7 @@ void raw_unsubscribe_errors(struct net *net, struct net_device *dev,
 			    struct sock *sk, can_err_mask_t err_mask)
 {
 	ASSERT_RTNL();
-	sock_owned_by_me(sk);
+	lockdep_assert_held(&raw_sk(sk)->lock);
 	if (err_mask)
 		can_rx_unregister(net, dev, 0, err_mask | CAN_ERR_FLAG,
 				  raw_rcv, sk);
@@ -213,11 +214,11 @@ struct net_device *raw_bound_dev(struct sock *sk)
 	return dev ?: ERR_PTR(-ENODEV);
 }
 
-/* The caller holds rtnl_lock() and the socket lock. */
+/* The caller holds rtnl_lock() and @ro->lock. */
 static void raw_free_filters(struct raw_sock *ro)
 {
 	ASSERT_RTNL();
-	sock_owned_by_me(&ro->sk);
+	lockdep_assert_held(&ro->lock);
 	if (ro->filter != &ro->one_filter)
 		kfree(ro->filter);
 	ro->filter = &ro->one_filter;
@@ -225,12 +226,12 @@ static void raw_free_filters(struct raw_sock *ro)
 }
 
 /* Record a binding the caller has subscribed for; under rtnl_lock() and
- * the socket lock. A socket bound to one device joins the notifier's list.
+ * @ro->lock. A socket bound to one device joins the notifier's list.
  */
 static void raw_set_bound(struct raw_sock *ro, int ifindex)
 {
 	ASSERT_RTNL();
-	sock_owned_by_me(&ro->sk);
+	lockdep_assert_held(&ro->lock);
 	list_del_init(&ro->node);
 	if (ifindex)
 		list_add_tail(&ro->node, &raw_bound_sockets);
@@ -238,13 +239,13 @@ static void raw_set_bound(struct raw_sock *ro, int ifindex)
 	WRITE_ONCE(ro->bound, true);
 }
 
-/* Forget the binding, under rtnl_lock() and the socket lock; the caller
+/* Forget the binding, under rtnl_lock() and @ro->lock; the caller
  * has dropped the subscriptions.
  */
 static void raw_unbind(struct raw_sock *ro)
 {
 	ASSERT_RTNL();
-	sock_owned_by_me(&ro->sk);
+	lockdep_assert_held(&ro->lock);
 	list_del_init(&ro->node);
 	WRITE_ONCE(ro->ifindex, 0);
 	WRITE_ONCE(ro->bound, false);
@@ -253,9 +254,7 @@ static void raw_unbind(struct raw_sock *ro)
 /* ---- device notifier ---- */
 
 /* Whether @ro is bound to @dev. Every binding changes under rtnl_lock(),
- * which the notifier holds, so this needs no socket lock: a socket whose
- * owner keeps its lock for long (a copy from a stalled user page) cannot
- * hold up a device it does not use.
+ * which the notifier holds, so this needs no other lock.
  */
 static bool raw_is_bound_to(const struct raw_sock *ro,
 			    const struct net_device *dev)
@@ -267,22 +266,25 @@ static bool raw_is_bound_to(const struct raw_sock *ro,
 
 /* The device went away: drop its subscriptions and the binding. The
  * socket is on the notifier's list, so release() has not begun to tear
- * it down (it leaves the list first, under rtnl_lock()).
+ * it down (it leaves the list first, under rtnl_lock()). Only @ro->lock
+ * is taken, never the socket lock: the socket core holds that one while
+ * it copies from user memory (SO_ATTACH_FILTER), which a user can stall
+ * for as long as they like, and we hold RTNL.
  */
 static void raw_dev_unregistered(struct sock *sk, struct net_device *dev)
 {
 	struct raw_sock *ro = raw_sk(sk);
 
-	lock_sock(sk);
+	mutex_lock(&ro->lock);
 	raw_unsubscribe_all(dev_net(dev), dev, sk);
 	raw_free_filters(ro);
 	raw_unbind(ro);
-	sk->sk_err = ENODEV;
-	release_sock(sk);
+	WRITE_ONCE(sk->sk_err, ENODEV);
+	mutex_unlock(&ro->lock);
 	sk_error_report(sk);
 }
 
-/* Only an error to report: no socket state changes, so no socket lock. */
+/* Only an error to report: no socket state changes, so no lock. */
 static void raw_dev_down(struct sock *sk)
 {
 	WRITE_ONCE(sk->sk_err, ENETDOWN);
@@ -322,6 +324,7 @@ static void raw_sock_destruct(struct sock *sk)
 {
 	can_sock_destruct(sk);
 	free_percpu(raw_sk(sk)->last);
+	mutex_destroy(&raw_sk(sk)->lock);
 }
 
 static bool raw_repeats_tracked(const struct raw_sock *ro)
@@ -348,7 +351,7 @@ static bool raw_repeats_tracked(const struct raw_sock *ro)
  *
  * A frame may be in delivery that saw no state yet; a grace period lets
  * it finish before the caller subscribes. That wait happens here, before
- * the caller takes rtnl_lock() or the socket lock: a normal grace period,
+ * the caller takes rtnl_lock() or @ro->lock: a normal grace period,
  * not an expedited one, and no lock that others need is held meanwhile.
  * Racing callers publish one state (the first cmpxchg wins), and each
  * waits for a grace period that began after it was published.
@@ -400,7 +403,8 @@ static bool raw_change_may_repeat(const struct raw_sock *ro, bool binding)
  * @sk: the socket
  * @binding: the change is a bind(), which subscribes every filter
  *
- * Takes rtnl_lock() and the socket lock, in that order, with duplicate
+ * Takes rtnl_lock() and the socket's raw_sock.lock, in that order (never
+ * the socket lock, see struct raw_sock), with duplicate
  * detection ready if the change needs it (raw_track_repeats()). The state
  * is prepared before the locks are taken; should the socket have changed
  * meanwhile so that it needs the state after all, the locks are dropped
@@ -421,7 +425,7 @@ int raw_lock_for_change(struct sock *sk, bool binding)
 				return err;
 		}
 		rtnl_lock();
-		lock_sock(sk);
+		mutex_lock(&ro->lock);
 		if (raw_repeats_tracked(ro) ||
 		    !raw_change_may_repeat(ro, binding))
 			return 0;
@@ -432,7 +436,7 @@ int raw_lock_for_change(struct sock *sk, bool binding)
 /* Undo raw_lock_for_change(). */
 void raw_unlock_change(struct sock *sk)
 {
-	release_sock(sk);
+	mutex_unlock(&raw_sk(sk)->lock);
 	rtnl_unlock();
 }
 
@@ -441,6 +445,7 @@ static int raw_init(struct sock *sk)
 {
 	struct raw_sock *ro = raw_sk(sk);
 
+	mutex_init(&ro->lock);
 	ro->last = NULL;
 	ro->tracks_repeats = false;
 	INIT_LIST_HEAD(&ro->node);
@@ -460,7 +465,8 @@ static int raw_init(struct sock *sk)
  * by the bound index is the one subscribed on, not a later device that
  * reused the index. Frames already being delivered may still reach
  * raw_rcv(): the core holds the socket until they are done, and the
- * per-CPU state goes with the socket's last reference.
+ * per-CPU state goes with the socket's last reference. The socket lock,
+ * for orphaning, is taken only after RTNL is dropped.
  */
 static int raw_release(struct socket *sock)
 {
@@ -473,7 +479,7 @@ static int raw_release(struct socket *sock)
 	ro = raw_sk(sk);
 
 	rtnl_lock();
-	lock_sock(sk);
+	mutex_lock(&ro->lock);
 	if (ro->bound) {
 		dev = raw_bound_dev(sk);
 		if (!IS_ERR(dev)) {
@@ -483,10 +489,13 @@ static int raw_release(struct socket *sock)
 	}
 	raw_free_filters(ro);
 	raw_unbind(ro);
+	mutex_unlock(&ro->lock);
+	rtnl_unlock();
+
+	lock_sock(sk);
 	sock->sk = NULL;
 	sock_orphan(sk);
 	release_sock(sk);
-	rtnl_unlock();
 
 	sock_put(sk);
 	return 0;

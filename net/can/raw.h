@@ -9,6 +9,7 @@
 #include <linux/can.h>
 #include <linux/can/core.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/sockptr.h>
 #include <net/sock.h>
@@ -46,15 +47,26 @@ struct raw_last_frame {
  *	socket cannot see a frame twice (see raw_track_repeats())
  * @tracks_repeats: @last is set and no frame that missed it is still
  *	being delivered; never cleared
+ * @lock: the binding and the subscriptions, see below
  *
- * Settings and filters change under rtnl_lock() and lock_sock(), in that
- * order (the device notifier runs with rtnl held), so holding either one
- * keeps @ifindex, @bound, @count, @filter and @err_mask stable. raw_rcv(),
- * sendmsg() and getname() read the flags, @count and @ifindex without
- * locks; a change takes effect with the next frame.
+ * The binding (@node, @ifindex, @bound) and the subscriptions (@count,
+ * @filter, @one_filter, @err_mask) change under rtnl_lock() and @lock, in
+ * that order, so holding either one keeps them stable. @lock is a mutex
+ * taken in process context only: by bind(), the filter options, release()
+ * and the device notifier (under RTNL). It is never held across an access
+ * to user memory, nor while waiting for anything but rtnl_lock(): filters
+ * are copied in before it is taken and out after it is dropped. The socket
+ * lock is not ours to rely on: the socket core holds it while it copies a
+ * program from user memory (SO_ATTACH_FILTER), for as long as a stalled
+ * page fault lasts, so the notifier must never wait for it. Here it only
+ * keeps the frame-type flags consistent, and is never taken under RTNL.
+ *
+ * raw_rcv(), sendmsg() and getname() read the flags, @count and @ifindex
+ * without locks; a change takes effect with the next frame.
  */
 struct raw_sock {
 	struct sock sk;
+	struct mutex lock; /* binding, subscriptions; process context */
 	struct list_head node;
 	int ifindex;
 	bool bound;
@@ -77,7 +89,7 @@ static inline struct raw_sock *raw_sk(const struct sock *sk)
 }
 
 /* Subscribing and unsubscribing filters; the caller holds rtnl_lock() and
- * the socket lock. @dev is NULL for all devices.
+ * raw_sock.lock. @dev is NULL for all devices.
  */
 int raw_subscribe(struct net *net, struct net_device *dev, struct sock *sk,
 		  const struct can_filter *filter, int count);

@@ -25,13 +25,13 @@ static int raw_copy_int(sockptr_t optval, unsigned int optlen, int *val)
 
 /* Make @filter the socket's filter set. More than one filter is an array
  * the socket owns from now on; a single filter is copied into the socket.
- * The caller holds rtnl_lock() and the socket lock.
+ * The caller holds rtnl_lock() and @ro->lock.
  */
 static void raw_install_filters(struct raw_sock *ro, struct can_filter *filter,
 				int count)
 {
 	ASSERT_RTNL();
-	sock_owned_by_me(&ro->sk);
+	lockdep_assert_held(&ro->lock);
 	if (ro->filter != &ro->one_filter)
 		kfree(ro->filter);
 	if (count == 1)
@@ -80,7 +80,7 @@ static int raw_swap_filters(struct sock *sk, struct can_filter *filter,
 
 /* A single filter, the common case, needs no allocation. The filters are
  * copied in before any lock is taken: a stalled user page must not hold
- * the socket lock, which the device notifier may need under rtnl_lock().
+ * RTNL or the lock the device notifier takes under it (struct raw_sock).
  */
 static int raw_set_filter(struct sock *sk, sockptr_t optval,
 			  unsigned int optlen)
@@ -207,26 +207,26 @@ int raw_setsockopt(struct socket *sock, int level, int optname,
 	return -ENOPROTOOPT;
 }
 
-/* A snapshot of the filters, taken under the socket lock so that the
- * copy to user space can happen after it is released. NULL with *size 0
- * when there are none; ERR_PTR(-ENOMEM).
+/* A snapshot of the filters, taken under @ro->lock so that the copy to
+ * user space can happen after it is released. NULL with *size 0 when
+ * there are none; ERR_PTR(-ENOMEM).
  */
 static struct can_filter *raw_copy_filters(struct sock *sk, int *size)
 {
 	struct raw_sock *ro = raw_sk(sk);
 	struct can_filter *copy = NULL;
 
-	lock_sock(sk);
+	mutex_lock(&ro->lock);
 	*size = ro->count * sizeof(struct can_filter);
 	if (*size)
 		copy = kmemdup(ro->filter, *size, GFP_KERNEL) ?: ERR_PTR(-ENOMEM);
-	release_sock(sk);
+	mutex_unlock(&ro->lock);
 	return copy;
 }
 
 /* A buffer too small for all filters gets -ERANGE, and the size needed is
  * written to *optlen so that the caller can retry. No user memory is
- * touched under the socket lock (see raw_set_filter()).
+ * touched under a lock (see raw_set_filter()).
  */
 static int raw_get_filter(struct sock *sk, char __user *optval,
 			  int __user *optlen, int len)

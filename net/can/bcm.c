@@ -21,9 +21,9 @@ MODULE_ALIAS("can-proto-2");
 
 /* Every BCM socket, for the netdevice notifier. The mutex protects the
  * list; it is taken in process context only: by socket creation and
- * release and by the notifier, which holds RTNL and then takes the lock
- * of the sockets that use the device, so nothing may take this mutex
- * under a socket lock.
+ * release and by the notifier, which holds RTNL and then takes the
+ * bcm_sock.lock of the sockets that use the device, so nothing may take
+ * this mutex under a bcm_sock.lock.
  */
 static DEFINE_MUTEX(bcm_sockets_lock);
 static LIST_HEAD(bcm_sockets);
@@ -38,7 +38,7 @@ static LIST_HEAD(bcm_sockets);
  */
 static void bcm_set_busy(struct bcm_sock *bo, bool busy)
 {
-	sock_owned_by_me(&bo->sk);
+	lockdep_assert_held(&bo->lock);
 	if (busy)
 		WRITE_ONCE(bo->busy, true);
 	else	/* pairs with smp_load_acquire() in bcm_uses_ifindex() */
@@ -103,7 +103,7 @@ static int bcm_dispatch(struct bcm_sock *bo, struct bcm_request *req)
 	return err ?: BCM_HEAD_SIZE;
 }
 
-/* The frames of a request, copied in before the socket lock is taken:
+/* The frames of a request, copied in before bcm_sock.lock is taken:
  * a page fault on user memory (userfaultfd, FUSE) may stall for as long
  * as the user likes, and with the lock held that would stall the
  * netdevice notifier and RTNL with it.
@@ -158,7 +158,7 @@ static void bcm_frames_copy_free(struct bcm_frames_copy *copy)
 		kvfree(copy->buf);
 }
 
-/* With lock_sock() held: the socket may have lost its device meanwhile. */
+/* With @bo->lock held: the socket may have lost its device meanwhile. */
 static int bcm_sendmsg_locked(struct bcm_sock *bo, struct msghdr *msg,
 			      struct bcm_request *req)
 {
@@ -194,11 +194,11 @@ static int bcm_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 	if (ret)
 		return ret;
 
-	lock_sock(&bo->sk);
+	mutex_lock(&bo->lock);
 	bcm_set_busy(bo, true);
 	ret = bcm_sendmsg_locked(bo, msg, &req);
 	bcm_set_busy(bo, false);
-	release_sock(&bo->sk);
+	mutex_unlock(&bo->lock);
 
 	bcm_frames_copy_free(&copy);
 	return ret;
@@ -242,7 +242,7 @@ static int bcm_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 	if (len < BCM_ADDR_MIN_LEN)
 		return -EINVAL;
 
-	lock_sock(&bo->sk);
+	mutex_lock(&bo->lock);
 	bcm_set_busy(bo, true);
 	err = -EISCONN;
 	if (bo->bound)
@@ -259,14 +259,15 @@ static int bcm_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 	WRITE_ONCE(bo->bound, true);
 release:
 	bcm_set_busy(bo, false);
-	release_sock(&bo->sk);
+	mutex_unlock(&bo->lock);
 	return err;
 }
 
 /* Close: once off the notifier's list, only this function touches the
  * operations. Unsubscribing first and then destroying each one (see
  * bcm_op_destroy()) leaves no timer running and no receive callback able
- * to reach the socket, so the last reference can go.
+ * to reach the socket, so the last reference can go. The socket lock is
+ * for orphaning only.
  */
 static int bcm_release(struct socket *sock)
 {
@@ -282,7 +283,7 @@ static int bcm_release(struct socket *sock)
 	list_del(&bo->node);
 	mutex_unlock(&bcm_sockets_lock);
 
-	lock_sock(sk);
+	mutex_lock(&bo->lock);
 	bcm_proc_sock_remove(bo);
 	list_for_each_entry_safe(op, next, &bo->tx_ops.list, list)
 		bcm_op_destroy(&bo->tx_ops, op);
@@ -294,7 +295,10 @@ static int bcm_release(struct socket *sock)
 	bcm_ops_destroy(&bo->rx_ops);
 	WRITE_ONCE(bo->bound, false);
 	WRITE_ONCE(bo->ifindex, 0);
+	mutex_unlock(&bo->lock);
+	mutex_destroy(&bo->lock);
 
+	lock_sock(sk);
 	sock_orphan(sk);
 	sock->sk = NULL;
 	release_sock(sk);
@@ -310,7 +314,7 @@ static int bcm_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 
 static void bcm_sock_error(struct sock *sk, int err)
 {
-	sk->sk_err = err;
+	WRITE_ONCE(sk->sk_err, err);
 	if (!sock_flag(sk, SOCK_DEAD))
 		sk_error_report(sk);
 }
@@ -320,7 +324,7 @@ static bool bcm_is_bound_to(const struct bcm_sock *bo, int ifindex)
 	return READ_ONCE(bo->bound) && READ_ONCE(bo->ifindex) == ifindex;
 }
 
-/* Whether the removal of interface @ifindex needs the socket's lock:
+/* Whether the removal of interface @ifindex needs the socket's @lock:
  * the socket is connected to it, has operations on it, or a request that
  * may be adding one is under way. Filters on all interfaces only need
  * their claims dropped, which bcm_rx_drop_claims() does without it.
@@ -342,7 +346,7 @@ static void bcm_dev_unregister(struct bcm_sock *bo, struct net_device *dev)
 	if (!bcm_uses_ifindex(bo, dev->ifindex))
 		return;
 
-	lock_sock(sk);
+	mutex_lock(&bo->lock);
 	bcm_rx_dev_gone(bo, dev);
 	bcm_tx_dev_gone(bo, dev);
 	lost_dev = bo->bound && bo->ifindex == dev->ifindex;
@@ -351,7 +355,7 @@ static void bcm_dev_unregister(struct bcm_sock *bo, struct net_device *dev)
 		WRITE_ONCE(bo->bound, false);
 		WRITE_ONCE(bo->ifindex, 0);
 	}
-	release_sock(sk);
+	mutex_unlock(&bo->lock);
 
 	if (lost_dev)
 		bcm_sock_error(sk, ENODEV);
@@ -366,10 +370,12 @@ static void bcm_dev_down(struct bcm_sock *bo, struct net_device *dev)
 
 /* The notifier runs under RTNL, which every network configuration change
  * on the host waits for, so it must never wait on something a user
- * controls. It takes a socket's lock only if the socket uses the device
- * (see bcm_uses_ifindex()), and BCM never holds that lock across an
- * access to user memory. Devices of every type are looked at: one that
- * stopped being ARPHRD_CAN may still carry operations from before.
+ * controls. It takes a socket's bcm_sock.lock only if the socket uses the
+ * device (see bcm_uses_ifindex()), and that lock is never held across an
+ * access to user memory. It never takes the socket lock, which the
+ * socket core holds while copying from user memory (SO_ATTACH_FILTER).
+ * Devices of every type are looked at: one that stopped being ARPHRD_CAN
+ * may still carry operations from before.
  */
 static int bcm_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
@@ -398,6 +404,7 @@ static int bcm_sock_init(struct sock *sk)
 {
 	struct bcm_sock *bo = bcm_sk(sk);
 
+	mutex_init(&bo->lock);
 	bo->bound = false;
 	bo->busy = false;
 	bo->ifindex = 0;

@@ -13,6 +13,7 @@
 #include <linux/can/core.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <net/sock.h>
@@ -34,12 +35,12 @@
 /**
  * struct bcm_ops - the operations of one kind that a socket holds
  * @list: all of them, newest first; an RCU list, changed under
- *	lock_sock(), walked under rcu_read_lock() by /proc
+ *	bcm_sock.lock, walked under rcu_read_lock() by /proc
  * @buckets: index by identifier and interface once there are more than a
- *	few, else NULL (see bcm_index.c); lock_sock()
+ *	few, else NULL (see bcm_index.c); bcm_sock.lock
  * @bits: the index has 2^@bits buckets
  * @count: operations on @list
- * @sk: the owning socket, whose lock the rules above name
+ * @sk: the owning socket, whose bcm_sock.lock the rules above name
  */
 struct bcm_ops {
 	struct list_head list;
@@ -52,23 +53,34 @@ struct bcm_ops {
 /**
  * struct bcm_sock - a CAN_BCM socket
  * @sk: the socket, first so that the core's sk allocation fits
- * @bound: connect() succeeded; written under lock_sock(), read without
- *	it (READ_ONCE) by sendmsg's early check and the netdevice notifier
+ * @lock: serialises requests, connect(), release() and the netdevice
+ *	notifier on this socket; see below
+ * @bound: connect() succeeded; written under @lock, read without it
+ *	(READ_ONCE) by sendmsg's early check and the netdevice notifier
  * @busy: a connect() or sendmsg() is under way and may be taking a device
- *	by its index; written under lock_sock(), read by the notifier
- * @ifindex: the connected interface, 0 for all; written under
- *	lock_sock(), read without it (READ_ONCE) by the notifier
+ *	by its index; written under @lock, read by the notifier
+ * @ifindex: the connected interface, 0 for all; written under @lock,
+ *	read without it (READ_ONCE) by the notifier
  * @tx_ops: cyclic transmissions
  * @rx_ops: receive filters
  * @node: entry in the list the netdevice notifier walks, under
  *	bcm_sockets_lock
  * @dropped: replies lost because the receive queue was full or no
  *	memory was left; bumped from any context
- * @pde: this socket's /proc/net/can-bcm entry; lock_sock()
+ * @pde: this socket's /proc/net/can-bcm entry; @lock
  * @procname: the entry's name, the socket's inode number
+ *
+ * @lock is a mutex, taken in process context only. The netdevice
+ * notifier takes it with RTNL held (lock order: RTNL, bcm_sockets_lock,
+ * @lock, then an operation's spinlock), so it is never held across an
+ * access to user memory (a request's frames are copied in before it is
+ * taken) nor while waiting for anything a user controls. BCM does not use
+ * the socket lock at all: the socket core holds that one while it copies
+ * from user memory (SO_ATTACH_FILTER), as long as a user stalls the page.
  */
 struct bcm_sock {
 	struct sock sk;
+	struct mutex lock; /* see above; process context */
 	bool bound;
 	bool busy;
 	int ifindex;
@@ -99,7 +111,7 @@ static inline struct bcm_sock *bcm_sk(const struct sock *sk)
  * @claimed_ifindex: a filter on all interfaces that runs timers follows
  *	the first interface it hears from; 0 until then
  * @dev: the device the filter is registered on, NULL for all interfaces
- *	or after the device went away; changed under lock_sock()
+ *	or after the device went away; changed under bcm_sock.lock
  * @dev_tracker: tracks the reference held in @dev
  *
  * All fields but @dev are protected by the operation's lock.
@@ -122,7 +134,7 @@ struct bcm_rx {
  * @by_id: entry in the index of the same, if it has one
  * @rcu: frees the operation once lockless readers are gone
  * @bo: the owning socket; valid while @dead is false (checked under @lock)
- *	or while the caller owns the socket lock
+ *	or while the caller holds the socket's bcm_sock.lock
  * @can_id: identifier that names the operation, fixed
  * @ifindex: interface it sends on or listens to, 0 for all; fixed
  * @is_fd: the frames are CAN FD frames; fixed
@@ -130,7 +142,7 @@ struct bcm_rx {
  * @capacity: frames the arrays below have room for; fixed
  * @lock: protects everything below it; taken in process context with
  *	BHs off, in the receive softirq and in the timer callbacks. Fields
- *	that only sendmsg changes are written under both lock_sock() and
+ *	that only sendmsg changes are written under both bcm_sock.lock and
  *	@lock, so they may be read under either.
  * @dead: set once, when the operation is removed; the receive callback
  *	bails out when it sees it
@@ -183,8 +195,8 @@ struct bcm_op {
 /**
  * struct bcm_request - one message written to a BCM socket
  * @head: the message head, already copied in
- * @msg: the frames behind the head, copied into the kernel before the
- *	socket lock was taken; reading past them gives -EFAULT
+ * @msg: the frames behind the head, copied into the kernel before
+ *	bcm_sock.lock was taken; reading past them gives -EFAULT
  * @size: total length of the message
  * @ifindex: the interface the request applies to
  * @cfsiz: size of each frame in the message

@@ -9,7 +9,7 @@
  * identifiers sits next to the list. The list stays, in order of
  * creation, for /proc and for walking all operations.
  *
- * Everything here runs under lock_sock(); only the list is read without
+ * Everything here runs under bcm_sock.lock; only the list is read without
  * it, under RCU, by /proc and by the netdevice notifier.
  */
 
@@ -48,7 +48,7 @@ static void bcm_ops_reindex(struct bcm_ops *ops, unsigned int bits)
 	struct bcm_op *op;
 	unsigned int i;
 
-	sock_owned_by_me(ops->sk);
+	lockdep_assert_held(&bcm_sk(ops->sk)->lock);
 
 	buckets = kvmalloc_array(BIT(bits), sizeof(*buckets), GFP_KERNEL);
 	if (!buckets)
@@ -81,11 +81,11 @@ static void bcm_ops_grow(struct bcm_ops *ops)
  * @ops: bcm_sock.tx_ops or .rx_ops
  * @op: the operation, on no list yet
  *
- * Context: process, lock_sock() held; may sleep to grow the index.
+ * Context: process, the socket's bcm_sock.lock held; may sleep to grow the index.
  */
 void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op)
 {
-	sock_owned_by_me(ops->sk);
+	lockdep_assert_held(&bcm_sk(ops->sk)->lock);
 
 	list_add_rcu(&op->list, &ops->list);
 	ops->count++;
@@ -102,11 +102,11 @@ void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op)
  *
  * /proc readers may still see @op on the list until a grace period ends.
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  */
 void bcm_ops_del(struct bcm_ops *ops, struct bcm_op *op)
 {
-	sock_owned_by_me(ops->sk);
+	lockdep_assert_held(&bcm_sk(ops->sk)->lock);
 
 	list_del_rcu(&op->list);
 	if (ops->buckets)
@@ -129,7 +129,7 @@ static bool bcm_op_is(const struct bcm_op *op, canid_t can_id, int ifindex,
  * An operation is named by its identifier, its interface and whether it
  * handles CAN FD frames.
  *
- * Context: lock_sock() held.
+ * Context: the socket's bcm_sock.lock held.
  * Return: the operation or NULL.
  */
 struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
@@ -139,7 +139,7 @@ struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
 	canid_t can_id = req->head.can_id;
 	struct bcm_op *op;
 
-	sock_owned_by_me(ops->sk);
+	lockdep_assert_held(&bcm_sk(ops->sk)->lock);
 
 	if (!ops->buckets) {
 		list_for_each_entry(op, &ops->list, list)
@@ -158,11 +158,11 @@ struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
  * bcm_ops_destroy() - free the index once every operation is gone
  * @ops: an empty set of operations
  *
- * Context: process, lock_sock() held by the release of the socket.
+ * Context: process, the socket's bcm_sock.lock held by its release.
  */
 void bcm_ops_destroy(struct bcm_ops *ops)
 {
-	sock_owned_by_me(ops->sk);
+	lockdep_assert_held(&bcm_sk(ops->sk)->lock);
 
 	WARN_ON_ONCE(ops->count);
 	kvfree(ops->buckets);

@@ -43,11 +43,11 @@ static ktime_t bcm_timeval_to_ktime(const struct bcm_timeval *tv)
  * @op: the operation
  * @head: a validated request head
  *
- * Context: lock_sock() and @op->lock held.
+ * Context: the socket's bcm_sock.lock and @op->lock held.
  */
 void bcm_op_set_timers(struct bcm_op *op, const struct bcm_msg_head *head)
 {
-	sock_owned_by_me(&op->bo->sk);
+	lockdep_assert_held(&op->bo->lock);
 	lockdep_assert_held(&op->lock);
 
 	op->ival1 = head->ival1;
@@ -129,11 +129,11 @@ void bcm_op_free(struct bcm_op *op)
  * /proc readers and late receive callbacks may still hold the pointer
  * under RCU, so the memory goes after a grace period.
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  */
 void bcm_op_destroy(struct bcm_ops *ops, struct bcm_op *op)
 {
-	sock_owned_by_me(&op->bo->sk);
+	lockdep_assert_held(&op->bo->lock);
 
 	bcm_ops_del(ops, op);
 
@@ -298,7 +298,7 @@ void bcm_report(struct bcm_op *op, u32 opcode,
  *
  * Queues a copy of the operation's settings and frames to the socket.
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  * Return: 0, -EINVAL if no such operation exists, -ENOMEM.
  */
 int bcm_op_read(struct bcm_ops *ops, const struct bcm_request *req,
@@ -310,8 +310,8 @@ int bcm_op_read(struct bcm_ops *ops, const struct bcm_request *req,
 	if (!op)
 		return -EINVAL;
 
-	/* nframes only changes under the socket lock, which we hold. */
-	sock_owned_by_me(&op->bo->sk);
+	/* nframes only changes under bcm_sock.lock, which we hold. */
+	lockdep_assert_held(&op->bo->lock);
 	skb = bcm_reply_alloc(op, op->nframes, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;

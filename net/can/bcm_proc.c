@@ -158,7 +158,7 @@ void bcm_proc_net_exit(struct net *net)
  * bcm_proc_sock_add() - give a socket that gets connected its file
  * @bo: the socket
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  * Return: 0, or -ENOMEM if the file could not be created.
  */
 int bcm_proc_sock_add(struct bcm_sock *bo)
@@ -166,7 +166,7 @@ int bcm_proc_sock_add(struct bcm_sock *bo)
 	struct sock *sk = &bo->sk;
 	struct bcm_net *bn = net_generic(sock_net(sk), bcm_net_id);
 
-	sock_owned_by_me(sk);
+	lockdep_assert_held(&bo->lock);
 
 	if (!bn->proc_dir)
 		return 0;
@@ -183,13 +183,13 @@ int bcm_proc_sock_add(struct bcm_sock *bo)
  *
  * Waits for readers of the file to finish.
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  */
 void bcm_proc_sock_remove(struct bcm_sock *bo)
 {
 	struct bcm_net *bn = net_generic(sock_net(&bo->sk), bcm_net_id);
 
-	sock_owned_by_me(&bo->sk);
+	lockdep_assert_held(&bo->lock);
 
 	if (!bo->pde)
 		return;

@@ -52,7 +52,7 @@ static int bcm_rx_register_dev(struct bcm_op *op)
 
 static int bcm_rx_register(struct bcm_op *op)
 {
-	sock_owned_by_me(&op->bo->sk);
+	lockdep_assert_held(&op->bo->lock);
 
 	return op->ifindex ? bcm_rx_register_dev(op) : bcm_rx_register_all(op);
 }
@@ -65,14 +65,14 @@ static int bcm_rx_register(struct bcm_op *op)
  * then nothing happens. The receive callback may still run on another CPU
  * until a grace period has passed.
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  */
 void bcm_rx_unregister(struct bcm_op *op)
 {
 	struct sock *sk = &op->bo->sk;
 	struct net_device *dev = op->rx.dev;
 
-	sock_owned_by_me(sk);
+	lockdep_assert_held(&op->bo->lock);
 
 	if (!op->ifindex) {
 		can_rx_unregister(sock_net(sk), NULL, op->can_id,
@@ -156,7 +156,7 @@ static void bcm_rx_stop_throttle(struct bcm_op *op)
  */
 static void bcm_rx_kick(struct bcm_op *op, const struct bcm_msg_head *head)
 {
-	sock_owned_by_me(&op->bo->sk);
+	lockdep_assert_held(&op->bo->lock);
 
 	if (op->flags & RX_RTR_FRAME) {
 		bcm_rx_stop_throttle(op);
@@ -264,7 +264,7 @@ static int bcm_rx_change(struct bcm_op *op, const struct bcm_request *req)
  * @req: the request; RX_FILTER_ID or no frames make it a filter on the
  *	identifier alone, and its frames are ignored
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  * Return: the number of bytes consumed; -EINVAL for more than 257 frames,
  * an RTR filter without exactly one frame, an RTR identifier or a valid
  * reply length, or bad intervals with SETTIMER; -E2BIG for more frames
@@ -277,7 +277,7 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req)
 	struct bcm_op *op;
 	int err;
 
-	sock_owned_by_me(&bo->sk);
+	lockdep_assert_held(&bo->lock);
 
 	if ((head->flags & RX_FILTER_ID) || !head->nframes) {
 		head->flags |= RX_FILTER_ID;
@@ -299,14 +299,14 @@ int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req)
  * @bo: the socket
  * @req: the request
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  * Return: 0, or -EINVAL if no such filter exists.
  */
 int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req)
 {
 	struct bcm_op *op;
 
-	sock_owned_by_me(&bo->sk);
+	lockdep_assert_held(&bo->lock);
 
 	op = bcm_ops_find(&bo->rx_ops, req);
 	if (!op)
@@ -324,13 +324,13 @@ int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req)
  * Filters on @dev lose their subscription and so fall silent; their
  * timers keep the state they had.
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  */
 void bcm_rx_dev_gone(struct bcm_sock *bo, struct net_device *dev)
 {
 	struct bcm_op *op;
 
-	sock_owned_by_me(&bo->sk);
+	lockdep_assert_held(&bo->lock);
 
 	list_for_each_entry(op, &bo->rx_ops.list, list) {
 		if (op->rx.dev == dev)

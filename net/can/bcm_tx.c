@@ -169,7 +169,7 @@ static void bcm_tx_kick(struct bcm_op *op)
 {
 	u32 flags = op->flags;
 
-	sock_owned_by_me(&op->bo->sk);
+	lockdep_assert_held(&op->bo->lock);
 
 	if ((flags & SETTIMER) && !op->kt_ival1 && !op->kt_ival2)
 		hrtimer_cancel(&op->timer);
@@ -272,7 +272,7 @@ static int bcm_tx_change(struct bcm_op *op, const struct bcm_request *req)
  * @bo: the socket
  * @req: the request
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  * Return: the number of bytes consumed; -ENODEV without an interface;
  * -EINVAL for no or more than 256 frames, bad intervals with SETTIMER or
  * a bad frame length; -E2BIG for more frames than the operation has;
@@ -284,7 +284,7 @@ int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req)
 	struct bcm_op *op;
 	int err;
 
-	sock_owned_by_me(&bo->sk);
+	lockdep_assert_held(&bo->lock);
 
 	if (!req->ifindex)
 		return -ENODEV;
@@ -312,14 +312,14 @@ int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req)
  * @bo: the socket
  * @req: the request
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  * Return: 0, or -EINVAL if no such operation exists.
  */
 int bcm_tx_delete(struct bcm_sock *bo, const struct bcm_request *req)
 {
 	struct bcm_op *op;
 
-	sock_owned_by_me(&bo->sk);
+	lockdep_assert_held(&bo->lock);
 
 	op = bcm_ops_find(&bo->tx_ops, req);
 	if (!op)
@@ -333,7 +333,7 @@ int bcm_tx_delete(struct bcm_sock *bo, const struct bcm_request *req)
  * @bo: the socket
  * @req: the request
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  * Return: the number of bytes consumed; -EINVAL unless exactly one frame
  * follows the head; -ENODEV without an interface or when it is gone;
  * -EFAULT; -ENOMEM; or the error of can_send().
@@ -344,7 +344,7 @@ int bcm_tx_send(struct bcm_sock *bo, const struct bcm_request *req)
 	struct sk_buff *skb;
 	int err;
 
-	sock_owned_by_me(&bo->sk);
+	lockdep_assert_held(&bo->lock);
 
 	if (req->head.nframes != 1 || req->size != BCM_HEAD_SIZE + req->cfsiz)
 		return -EINVAL;
@@ -381,13 +381,13 @@ free_skb:
  * The operations stay listed (TX_READ still shows them) until deleted or
  * until the socket closes.
  *
- * Context: process, lock_sock() held.
+ * Context: process, the socket's bcm_sock.lock held.
  */
 void bcm_tx_dev_gone(struct bcm_sock *bo, struct net_device *dev)
 {
 	struct bcm_op *op;
 
-	sock_owned_by_me(&bo->sk);
+	lockdep_assert_held(&bo->lock);
 
 	list_for_each_entry(op, &bo->tx_ops.list, list) {
 		if (op->ifindex == dev->ifindex)

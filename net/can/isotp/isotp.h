@@ -11,6 +11,7 @@
 #include <linux/can/isotp.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/sockptr.h>
 #include <linux/spinlock.h>
@@ -113,6 +114,7 @@ struct isotp_tx_waiter {
 /**
  * struct isotp_sock - a CAN_ISOTP socket
  * @sk: the socket, first so that the two convert
+ * @config_lock: the options and the binding; see below
  * @node: link in the list of bound sockets the device notifier walks
  * @lock: protects @tx, @rx, the timers' @armed, @dev and @dead; taken in
  *	softirq context by the receive callbacks and the timers, and with
@@ -137,15 +139,24 @@ struct isotp_tx_waiter {
  * @rx_timer: waits for the next consecutive frame (N_Cr)
  * @wait: sendmsg() and release() wait here for the transfer to end
  *
- * The options and the binding change under lock_sock() (and rtnl_lock()
- * for the binding) while the socket is unbound; once bound they are
- * constant until the socket is unbound, so the receive and timer paths
- * read them without the socket lock. The binding itself is cleared by
- * release() or the device notifier under rtnl_lock(), lock_sock() and
- * @lock.
+ * The options and the binding change under @config_lock (and rtnl_lock()
+ * before it for the binding) while the socket is unbound; once bound they
+ * are constant until the socket is unbound, so the receive and timer
+ * paths read them without a lock. The binding itself is cleared by
+ * release() or the device notifier under rtnl_lock(), @config_lock and
+ * @lock, in that order.
+ *
+ * @config_lock is a mutex taken in process context only: by the socket
+ * options, bind(), release() and the device notifier, which holds RTNL.
+ * It is never held across an access to user memory (option values are
+ * copied in before it is taken and out after it is dropped) nor while
+ * waiting for anything but rtnl_lock(). ISO-TP never takes the socket
+ * lock under RTNL: the socket core holds it while copying from user
+ * memory (SO_ATTACH_FILTER), as long as a user stalls the page.
  */
 struct isotp_sock {
 	struct sock sk;
+	struct mutex config_lock; /* options, binding; process context */
 	struct list_head node;
 	/* the state machines; see @lock above */
 	spinlock_t lock;

@@ -24,7 +24,8 @@ MODULE_AUTHOR("The CAN stack developers");
 MODULE_ALIAS("can-proto-" __stringify(CAN_ISOTP));
 
 /* Bound sockets, so that the device notifier finds those of a device that
- * goes down or away. Changed and walked only under rtnl_lock().
+ * goes down or away. Changed and walked only under rtnl_lock(); changes
+ * also hold the socket's config_lock.
  */
 static LIST_HEAD(isotp_bound_sockets);
 
@@ -76,7 +77,7 @@ static void isotp_unsubscribe(struct isotp_sock *so, struct net_device *dev)
  *
  * Frames already being delivered may still reach the callbacks; they find
  * no device to answer on and no transfer to continue.
- * Context: rtnl_lock() and the socket lock held.
+ * Context: rtnl_lock() and @so->config_lock held.
  * Return: the device that was bound, whose reference the caller drops,
  * or NULL.
  */
@@ -85,7 +86,7 @@ static struct net_device *isotp_unbind(struct isotp_sock *so, int tx_err)
 	struct net_device *dev;
 
 	ASSERT_RTNL();
-	sock_owned_by_me(&so->sk);
+	lockdep_assert_held(&so->config_lock);
 	if (!so->bound)
 		return NULL;
 	isotp_unsubscribe(so, so->dev);
@@ -127,10 +128,11 @@ static int isotp_check_addr(const struct isotp_sock *so,
 	return 0;
 }
 
-/* Whether the socket may bind now; under rtnl_lock() and the socket lock. */
+/* Whether the socket may bind now; under rtnl_lock() and config_lock. */
 static int isotp_check_bindable(struct isotp_sock *so,
 				const struct sockaddr_can *addr)
 {
+	lockdep_assert_held(&so->config_lock);
 	if (so->bound)
 		return -EINVAL;
 	/* A transfer cut off by a vanished device is still winding down. */
@@ -178,7 +180,7 @@ static void isotp_set_bound(struct isotp_sock *so, struct net_device *dev,
 			    const struct sockaddr_can *addr)
 {
 	ASSERT_RTNL();
-	sock_owned_by_me(&so->sk);
+	lockdep_assert_held(&so->config_lock);
 	spin_lock_bh(&so->lock);
 	so->dev = dev;
 	spin_unlock_bh(&so->lock);
@@ -200,7 +202,7 @@ static int isotp_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 		return err;
 
 	rtnl_lock();
-	lock_sock(&so->sk);
+	mutex_lock(&so->config_lock);
 	err = isotp_check_bindable(so, addr);
 	if (err)
 		goto unlock;
@@ -222,7 +224,7 @@ static int isotp_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 put_dev:
 	dev_put(dev);
 unlock:
-	release_sock(&so->sk);
+	mutex_unlock(&so->config_lock);
 	rtnl_unlock();
 	if (is_down && !err)
 		isotp_report_error(so, ENETDOWN);
@@ -231,13 +233,16 @@ unlock:
 
 /* ---- device notifier ---- */
 
+/* Under RTNL: only config_lock, never the socket lock, which the socket
+ * core holds while it copies from user memory (SO_ATTACH_FILTER).
+ */
 static void isotp_dev_unregistered(struct isotp_sock *so)
 {
 	struct net_device *dev;
 
-	lock_sock(&so->sk);
+	mutex_lock(&so->config_lock);
 	dev = isotp_unbind(so, ECOMM);
-	release_sock(&so->sk);
+	mutex_unlock(&so->config_lock);
 	dev_put(dev);
 	isotp_report_error(so, ENODEV);
 }
@@ -276,12 +281,14 @@ static void isotp_sock_destruct(struct sock *sk)
 	can_sock_destruct(sk);
 	kvfree(so->rx.buf);
 	kvfree(so->tx.buf);
+	mutex_destroy(&so->config_lock);
 }
 
 static int isotp_init(struct sock *sk)
 {
 	struct isotp_sock *so = isotp_sk(sk);
 
+	mutex_init(&so->config_lock);
 	INIT_LIST_HEAD(&so->node);
 	spin_lock_init(&so->lock);
 	init_waitqueue_head(&so->wait);
@@ -300,7 +307,8 @@ static int isotp_init(struct sock *sk)
 /* Let a message being sent finish first, unless a signal says not to
  * wait. Then unbind, which ends both transfers, and mark the socket dead
  * under its lock: from then on no callback arms a timer, so once the
- * timers are cancelled none runs again. Callbacks for frames still in
+ * timers are cancelled none runs again. The socket lock, for orphaning,
+ * is taken only after RTNL is dropped. Callbacks for frames still in
  * delivery hold the socket through their subscription (see
  * can_rx_register()) and find nothing to do.
  */
@@ -318,14 +326,14 @@ static int isotp_release(struct socket *sock)
 				 READ_ONCE(so->tx.state) == ISOTP_TX_IDLE);
 
 	rtnl_lock();
-	lock_sock(sk);
+	mutex_lock(&so->config_lock);
 	dev = isotp_unbind(so, EPIPE);
 	spin_lock_bh(&so->lock);
 	so->dead = true;
 	isotp_tx_abort(so, EPIPE);
 	isotp_rx_abort(so);
 	spin_unlock_bh(&so->lock);
-	release_sock(sk);
+	mutex_unlock(&so->config_lock);
 	rtnl_unlock();
 	dev_put(dev);
 

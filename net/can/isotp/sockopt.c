@@ -36,13 +36,43 @@ void isotp_options_init(struct isotp_sock *so)
 	so->force_rx_stmin = 0;
 }
 
-/* Copy exactly @size bytes of option value, as mainline demands. */
-static int isotp_copy_opt(void *dst, size_t size, sockptr_t optval,
-			  unsigned int optlen)
+/* An option's value, copied in or out while no lock is held. */
+union isotp_opt_val {
+	struct can_isotp_options opt;
+	struct can_isotp_fc_options fc;
+	struct can_isotp_ll_options ll;
+	u32 ns;
+};
+
+/* The size of the value of option @optname; 0 for an unknown option. */
+static size_t isotp_opt_size(int optname)
 {
+	switch (optname) {
+	case CAN_ISOTP_OPTS:
+		return sizeof(struct can_isotp_options);
+	case CAN_ISOTP_RECV_FC:
+		return sizeof(struct can_isotp_fc_options);
+	case CAN_ISOTP_TX_STMIN:
+	case CAN_ISOTP_RX_STMIN:
+		return sizeof(u32);
+	case CAN_ISOTP_LL_OPTS:
+		return sizeof(struct can_isotp_ll_options);
+	default:
+		return 0;
+	}
+}
+
+/* Copy exactly the option's size of value, as mainline demands. */
+static int isotp_copy_opt_in(union isotp_opt_val *val, int optname,
+			     sockptr_t optval, unsigned int optlen)
+{
+	size_t size = isotp_opt_size(optname);
+
+	if (!size)
+		return -ENOPROTOOPT;
 	if (optlen != size)
 		return -EINVAL;
-	if (copy_from_sockptr(dst, optval, size))
+	if (copy_from_sockptr(val, optval, size))
 		return -EFAULT;
 	return 0;
 }
@@ -50,15 +80,11 @@ static int isotp_copy_opt(void *dst, size_t size, sockptr_t optval,
 /* Both broadcast modes at once are refused, but as mainline the options
  * are taken with CAN_ISOTP_SF_BROADCAST alone.
  */
-static int isotp_set_opts(struct isotp_sock *so, sockptr_t optval,
-			  unsigned int optlen)
+static int isotp_set_opts(struct isotp_sock *so,
+			  const struct can_isotp_options *new)
 {
-	struct can_isotp_options opt;
-	int err;
-
-	err = isotp_copy_opt(&opt, sizeof(opt), optval, optlen);
-	if (err)
-		return err;
+	struct can_isotp_options opt = *new;
+	int err = 0;
 
 	if (!(opt.flags & CAN_ISOTP_RX_EXT_ADDR))
 		opt.rx_ext_address = opt.ext_address;
@@ -75,46 +101,38 @@ static int isotp_set_opts(struct isotp_sock *so, sockptr_t optval,
 	return err;
 }
 
-static int isotp_set_ll_opts(struct isotp_sock *so, sockptr_t optval,
-			     unsigned int optlen)
+static int isotp_set_ll_opts(struct isotp_sock *so,
+			     const struct can_isotp_ll_options *ll)
 {
-	struct can_isotp_ll_options ll;
-	int err;
-
-	err = isotp_copy_opt(&ll, sizeof(ll), optval, optlen);
-	if (err)
-		return err;
-
-	if (ll.tx_dl != isotp_padded_len(ll.tx_dl))
+	if (ll->tx_dl != isotp_padded_len(ll->tx_dl))
 		return -EINVAL;
-	if (ll.mtu != CAN_MTU && ll.mtu != CANFD_MTU)
+	if (ll->mtu != CAN_MTU && ll->mtu != CANFD_MTU)
 		return -EINVAL;
-	if (ll.mtu == CAN_MTU && (ll.tx_dl > CAN_MAX_DLEN || ll.tx_flags))
+	if (ll->mtu == CAN_MTU && (ll->tx_dl > CAN_MAX_DLEN || ll->tx_flags))
 		return -EINVAL;
-	so->ll = ll;
+	so->ll = *ll;
 	return 0;
 }
 
-static int isotp_setsockopt_locked(struct isotp_sock *so, int optname,
-				   sockptr_t optval, unsigned int optlen)
+/* Context: @so->config_lock held, the socket unbound. */
+static int isotp_apply_opt(struct isotp_sock *so, int optname,
+			   const union isotp_opt_val *val)
 {
-	if (so->bound)
-		return -EISCONN;
-
+	lockdep_assert_held(&so->config_lock);
 	switch (optname) {
 	case CAN_ISOTP_OPTS:
-		return isotp_set_opts(so, optval, optlen);
+		return isotp_set_opts(so, &val->opt);
 	case CAN_ISOTP_RECV_FC:
-		return isotp_copy_opt(&so->rxfc, sizeof(so->rxfc), optval,
-				      optlen);
+		so->rxfc = val->fc;
+		return 0;
 	case CAN_ISOTP_TX_STMIN:
-		return isotp_copy_opt(&so->force_tx_stmin, sizeof(u32), optval,
-				      optlen);
+		so->force_tx_stmin = val->ns;
+		return 0;
 	case CAN_ISOTP_RX_STMIN:
-		return isotp_copy_opt(&so->force_rx_stmin, sizeof(u32), optval,
-				      optlen);
+		so->force_rx_stmin = val->ns;
+		return 0;
 	case CAN_ISOTP_LL_OPTS:
-		return isotp_set_ll_opts(so, optval, optlen);
+		return isotp_set_ll_opts(so, &val->ll);
 	default:
 		return -ENOPROTOOPT;
 	}
@@ -128,7 +146,11 @@ static int isotp_setsockopt_locked(struct isotp_sock *so, int optname,
  * @optval: the value
  * @optlen: its exact size
  *
- * Context: process; takes the socket lock, under which bind() runs.
+ * The value is copied in before config_lock is taken (see struct
+ * isotp_sock), but the errors come in mainline's order: a bound socket
+ * gets -EISCONN whatever else is wrong.
+ *
+ * Context: process; takes config_lock, under which bind() runs.
  * Return: 0; -EINVAL (level, size, value); -EFAULT; -EISCONN (bound);
  * -ENOPROTOOPT (unknown option).
  */
@@ -136,13 +158,19 @@ int isotp_setsockopt(struct socket *sock, int level, int optname,
 		     sockptr_t optval, unsigned int optlen)
 {
 	struct isotp_sock *so = isotp_sk(sock->sk);
-	int err = -EINVAL;
+	union isotp_opt_val val;
+	int err;
 
-	if (level == SOL_CAN_ISOTP) {
-		lock_sock(&so->sk);
-		err = isotp_setsockopt_locked(so, optname, optval, optlen);
-		release_sock(&so->sk);
-	}
+	if (level != SOL_CAN_ISOTP)
+		return -EINVAL;
+	err = isotp_copy_opt_in(&val, optname, optval, optlen);
+
+	mutex_lock(&so->config_lock);
+	if (so->bound)
+		err = -EISCONN;
+	else if (!err)
+		err = isotp_apply_opt(so, optname, &val);
+	mutex_unlock(&so->config_lock);
 	return err;
 }
 
@@ -191,20 +219,15 @@ static int isotp_user_optlen(int level, int __user *optlen, int *len)
  * @optval: buffer for the value, truncated to *@optlen
  * @optlen: in: the buffer's size; out: bytes written
  *
- * Context: process. Takes the socket lock, so that a concurrent
- * setsockopt() is seen whole.
+ * Context: process. Takes config_lock, so that a concurrent setsockopt()
+ * is seen whole; the value is copied out after it is dropped.
  * Return: 0; -EINVAL (level, negative length); -EFAULT; -ENOPROTOOPT.
  */
 int isotp_getsockopt(struct socket *sock, int level, int optname,
 		     char __user *optval, int __user *optlen)
 {
 	struct isotp_sock *so = isotp_sk(sock->sk);
-	union {
-		struct can_isotp_options opt;
-		struct can_isotp_fc_options fc;
-		struct can_isotp_ll_options ll;
-		u32 ns;
-	} val;
+	union isotp_opt_val val;
 	const void *src;
 	int len, size, err;
 
@@ -212,11 +235,11 @@ int isotp_getsockopt(struct socket *sock, int level, int optname,
 	if (err)
 		return err;
 
-	lock_sock(&so->sk);
+	mutex_lock(&so->config_lock);
 	src = isotp_opt_value(so, optname, &size);
 	if (src)
 		memcpy(&val, src, size);
-	release_sock(&so->sk);
+	mutex_unlock(&so->config_lock);
 	if (!src)
 		return -ENOPROTOOPT;
 

@@ -268,7 +268,8 @@ CAN_INSTALL_FLAGS = --kver $(KVER) $(if $(DESTDIR),--destdir $(DESTDIR)) \
 .PHONY: install uninstall dkms-deb dkms-build dkms-clean install-test-prep
 
 # Like the kernel's modules_install, install does not build: run "make"
-# as yourself first, then "make install" as root.
+# as yourself first, then "make install" as root. What it refuses, and
+# how it stays whole if interrupted: scripts/can-install.sh.
 install:
 	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) install $(CAN_INSTALL) \
 		$(if $(filter 1,$(J1939)),$(CAN_INSTALL_J1939))

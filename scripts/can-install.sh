@@ -21,8 +21,16 @@
 # updates/net/can/can.ko; a module built elsewhere is given as
 # FILE=PATH (mainline's can-j1939 from make compat-build:
 # build/compat/modules/can-j1939.ko=net/can/j1939/can-j1939.ko) and goes
-# to updates/PATH. The manifest updates/can-stack.manifest lists what was
-# installed (the PATHs), so that uninstall removes exactly that.
+# to updates/PATH. PATH is a relative path of plain names ending in .ko.
+# The manifest updates/can-stack.manifest lists what was installed (the
+# PATHs), so that uninstall removes exactly that.
+#
+# Install is one transaction: the journal updates/can-stack.journal lists
+# every PATH it may touch before anything is copied, the modules are
+# copied next to their place under a name depmod ignores and renamed into
+# place together, and depmod runs last. Until the journal is gone an
+# install did not finish: uninstall, or the next install, removes
+# everything it lists.
 
 set -eu
 
@@ -38,7 +46,7 @@ die() {
 }
 
 usage() {
-	sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+	awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0" >&2
 	exit 2
 }
 
@@ -60,6 +68,12 @@ shift
 MODDIR=$DESTDIR/lib/modules/$KVER
 UPDATES=$MODDIR/updates
 MANIFEST=$UPDATES/can-stack.manifest
+JOURNAL=$UPDATES/can-stack.journal
+# A module being copied waits next to its place under this suffix: depmod
+# takes only names ending in .ko (or .ko.xz, ...), so it never sees one.
+STAGED=.can-stack-new
+# What an install has done so far, for the message if it stops (on_exit).
+PHASE=
 
 # A module argument is PATH or FILE=PATH: where it is installed under
 # updates/, and the file it comes from (relative to the tree unless
@@ -82,6 +96,82 @@ module_name() {
 
 	n=${n%.ko*}
 	echo "${n//-/_}"
+}
+
+# A PATH we may write or delete: relative, plain names (nothing starting
+# with a dot, so no "." or "..", and no empty part), a .ko file, and not
+# under updates/dkms/, which is DKMS's.
+is_module_path() {
+	local name='[A-Za-z0-9_+-][A-Za-z0-9._+-]*'
+
+	[[ $1 =~ ^($name/)*$name\.ko$ ]] && [[ $1 != dkms/* ]]
+}
+
+# A directory on the way from updates/ to PATH that is a symbolic link
+# would take the write, or the delete, to wherever it points.
+through_symlink() {
+	local dir=$UPDATES rest=$1
+
+	while [[ $rest = */* ]]; do
+		dir=$dir/${rest%%/*}
+		rest=${rest#*/}
+		[ ! -L "$dir" ] || return 0
+	done
+	return 1
+}
+
+# check_path PATH WHERE: refuse, before anything is changed, a PATH we may
+# not write or delete; WHERE says where it came from.
+check_path() {
+	is_module_path "$1" ||
+		die "refusing '$1' ($2): not a module path under updates/ (plain names" \
+			"ending in .ko: no leading /, no . or .., no empty part, not under dkms/);" \
+			"nothing was changed"
+	! through_symlink "$1" ||
+		die "refusing '$1' ($2): a directory on its way under $UPDATES is a" \
+			"symbolic link; nothing was changed"
+	[ ! -d "$UPDATES/$1" ] || [ -L "$UPDATES/$1" ] ||
+		die "refusing '$1' ($2): $UPDATES/$1 is a directory; nothing was changed"
+}
+
+check_args() {
+	local m seen=" "
+
+	for m in "$@"; do
+		check_path "$(install_path "$m")" "module argument $m"
+		[[ $seen != *" $(install_path "$m") "* ]] ||
+			die "refusing '$(install_path "$m")' (module argument $m): given twice"
+		seen="$seen$(install_path "$m") "
+	done
+}
+
+# read_list FILE: append to LISTED the PATHs a manifest or journal lists,
+# each checked as install checks its arguments: a damaged or edited file
+# must not make us write or delete outside updates/.
+read_list() {
+	local line n=0
+
+	[ -f "$1" ] || return 0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		[[ -z $line || $line = \#* ]] && continue
+		check_path "$line" "line $n of $1"
+		LISTED+=("$line")
+	done < "$1"
+}
+
+# write_list FILE COMMENT PATH...: FILE (manifest or journal) replaced in
+# one rename, and on disk before we go on.
+write_list() {
+	local file=$1 comment=$2
+
+	shift 2
+	{
+		echo "# $comment"
+		printf '%s\n' "$@" | awk '!seen[$0]++'
+	} > "$file.new"
+	sync "$file.new"
+	mv -fT "$file.new" "$file"
 }
 
 # The module tree whose users we must not break: the one under DESTDIR if
@@ -210,16 +300,27 @@ run_depmod() {
 	fi
 }
 
-# Remove a file we installed, and the directories under updates/ it leaves
-# empty.
-remove_installed() {
+# The directories under updates/ on the way to PATH that are empty.
+remove_empty_dirs() {
 	local dir
 
-	rm -f "$UPDATES/$1"
 	dir=$(dirname "$UPDATES/$1")
 	while [ "$dir" != "$UPDATES" ] && rmdir "$dir" 2>/dev/null; do
 		dir=$(dirname "$dir")
 	done
+}
+
+# Remove a file we installed (or its copy still waiting under STAGED), and
+# the directories it leaves empty.
+remove_installed() {
+	local f=$UPDATES/$1
+
+	rm -f "$f$STAGED"
+	if [ -e "$f" ] || [ -L "$f" ]; then
+		rm -f "$f"
+		echo "$ME: removed $f"
+	fi
+	remove_empty_dirs "$1"
 }
 
 # Where modprobe now finds each module.
@@ -246,51 +347,125 @@ warn_if_loaded() {
 	done
 }
 
+# Is PATH one of the rest of the arguments?
+is_in() {
+	local p=$1
+
+	shift
+	printf '%s\n' "$@" | grep -qxF -- "$p"
+}
+
+# Say how far an install came if it stops (set -e, or a signal), and take
+# back copies that were not yet put in place.
+on_exit() {
+	local p
+
+	case $PHASE in
+	copy)
+		for p in "${NEW[@]}"; do
+			rm -f "$UPDATES/$p$STAGED"
+			remove_empty_dirs "$p"
+		done
+		[ "$HAD_JOURNAL" = 1 ] || rm -f "$JOURNAL"
+		echo "$ME: install stopped before putting any module in place;" \
+			"the modules installed before are unchanged" >&2
+		;;
+	commit)
+		echo "$ME: install stopped while putting modules in place; make uninstall" \
+			"(or make install) removes all it may have left, listed in $JOURNAL" >&2
+		;;
+	depmod)
+		echo "$ME: the modules are in place, but depmod failed: make install again," \
+			"or make uninstall" >&2
+		;;
+	esac
+	rm -rf "$WORK"
+}
+
+# One transaction: every check first; then the journal, which lists all
+# that was installed or may be after this; the copies, under STAGED names;
+# the renames into place, with signals held off so that the set in
+# updates/ is mixed only for that moment; the manifest; depmod; and last
+# the journal goes. Whenever it stops, uninstall finds every file.
 do_install() {
-	local m old paths
+	local m p old staged=()
 
 	[ $# -gt 0 ] || usage
+	check_args "$@"
 	check_built "$@"
+	LISTED=()
+	read_list "$MANIFEST"
+	read_list "$JOURNAL"
+	old=("${LISTED[@]}")
 	check_users "$@"
+	NEW=()
+	for m in "$@"; do
+		NEW+=("$(install_path "$m")")
+	done
+
+	HAD_JOURNAL=0
+	if [ -f "$JOURNAL" ]; then
+		HAD_JOURNAL=1
+		echo "$ME: an earlier install into $UPDATES did not finish; this one removes what it left"
+	fi
 	mkdir -p "$UPDATES"
+	PHASE=copy
+	write_list "$JOURNAL" "CAN stack modules an unfinished install by $ME from $TREE may have left; make uninstall removes them" \
+		"${old[@]}" "${NEW[@]}"
+	for m in "$@"; do
+		p=$(install_path "$m")
+		mkdir -p "$(dirname "$UPDATES/$p")"
+		install -m 644 "$(source_file "$m")" "$UPDATES/$p$STAGED"
+		staged+=("$UPDATES/$p$STAGED")
+	done
+	sync "${staged[@]}"
+
+	trap '' INT TERM HUP
+	PHASE=commit
+	for p in "${NEW[@]}"; do
+		mv -fT "$UPDATES/$p$STAGED" "$UPDATES/$p"
+	done
 	# Modules of an earlier install that this one leaves out (DRIVERS=1
 	# then without) go, so that the manifest stays the truth.
-	paths=$(for m in "$@"; do install_path "$m"; done)
-	if [ -f "$MANIFEST" ]; then
-		while read -r old; do
-			[[ $old = \#* ]] && continue
-			echo "$paths" | grep -qxF "$old" || remove_installed "$old"
-		done < "$MANIFEST"
-	fi
-	{
-		echo "# CAN stack modules installed by $ME from $TREE; make uninstall removes them"
-		echo "$paths"
-	} > "$MANIFEST.new"
+	for p in "${old[@]}"; do
+		is_in "$p" "${NEW[@]}" || remove_installed "$p"
+	done
+	write_list "$MANIFEST" "CAN stack modules installed by $ME from $TREE; make uninstall removes them" \
+		"${NEW[@]}"
+	PHASE=depmod
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+
 	for m in "$@"; do
-		install -D -m 644 "$(source_file "$m")" "$UPDATES/$(install_path "$m")"
 		echo "$ME: installed $UPDATES/$(install_path "$m") (from $(source_file "$m"))"
 	done
-	mv "$MANIFEST.new" "$MANIFEST"
 	run_depmod
+	rm -f "$JOURNAL"
+	PHASE=
 	show_resolved "$@"
 	warn_if_loaded "$@"
 }
 
+# Removes what the manifest lists, and what the journal of an unfinished
+# install does.
 do_uninstall() {
-	local m mods=()
+	local p mods
 
-	if [ ! -f "$MANIFEST" ]; then
+	if [ ! -f "$MANIFEST" ] && [ ! -f "$JOURNAL" ]; then
 		echo "$ME: nothing to uninstall: no $MANIFEST"
 		return 0
 	fi
-	while read -r m; do
-		[[ $m = \#* ]] || [ -z "$m" ] || mods+=("$m")
-	done < "$MANIFEST"
-	for m in "${mods[@]}"; do
-		remove_installed "$m"
-		echo "$ME: removed $UPDATES/$m"
+	LISTED=()
+	read_list "$MANIFEST"
+	read_list "$JOURNAL"
+	[ ! -f "$JOURNAL" ] ||
+		echo "$ME: an install into $UPDATES did not finish: removing all it may have left"
+	mapfile -t mods < <(printf '%s\n' "${LISTED[@]}" | awk 'NF && !seen[$0]++')
+	for p in "${mods[@]}"; do
+		remove_installed "$p"
 	done
-	rm -f "$MANIFEST"
+	rm -f "$MANIFEST" "$JOURNAL"
 	rmdir "$UPDATES" 2>/dev/null || true
 	run_depmod
 	show_resolved "${mods[@]}"
@@ -298,11 +473,23 @@ do_uninstall() {
 }
 
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+NEW=()
+HAD_JOURNAL=0
+LISTED=()
+trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 case $ACTION in
 install) do_install "$@" ;;
-check) [ $# -gt 0 ] || usage; check_built "$@"; check_users "$@"; echo "$ME: ok" ;;
+check)
+	[ $# -gt 0 ] || usage
+	check_args "$@"
+	check_built "$@"
+	check_users "$@"
+	echo "$ME: ok"
+	;;
 uninstall) do_uninstall ;;
 *) usage ;;
 esac

@@ -107,6 +107,44 @@ is_debians() {
 	is_loaded_from "$1" "$MODS/$f"
 }
 
+# The files under updates/ outside DKMS's updates/dkms/, relative to it,
+# on one line.
+files_in_updates() {
+	[ -d "$MODS/updates" ] || return 0
+	(cd "$MODS/updates" && find . -path ./dkms -prune -o ! -type d -print) |
+		sed 's|^\./||' | sort | paste -sd ' '
+}
+
+# The files make install should leave: what the manifest lists, and it.
+manifest_files() {
+	{ grep -v '^#' "$MANIFEST"; echo can-stack.manifest; } | sort | paste -sd ' '
+}
+
+# interrupted_install K MAKE-ARGS...: make install, killed with SIGKILL
+# (as by a power cut, or the OOM killer) when it starts to copy its
+# module K+1. can-install.sh copies each module with install(1); a
+# wrapper of that, first in PATH, counts the copies and kills its caller.
+interrupted_install() {
+	local k=$1 bin=$CAN_TMP/interrupt real copies
+
+	shift
+	real=$(type -P install)
+	mkdir -p "$bin"
+	echo 0 > "$CAN_TMP/copies"
+	cat > "$bin/install" <<-EOF
+	#!/bin/bash
+	n=\$((\$(cat "$CAN_TMP/copies") + 1))
+	echo \$n > "$CAN_TMP/copies"
+	[ \$n -le $k ] || { kill -KILL \$PPID; exit 137; }
+	exec "$real" "\$@"
+	EOF
+	chmod +x "$bin/install"
+	PATH=$bin:$PATH run_make install "$@" && { fail "install was not interrupted"; return 1; }
+	copies=$(cat "$CAN_TMP/copies")
+	[ "$copies" = $((k + 1)) ] || { fail "stopped at copy $copies, not $((k + 1))"; return 1; }
+	log "make install $* killed at its copy $copies"
+}
+
 setup_pristine_tree() {
 	[ -d "$PREPARED" ] || { SKIP_REASON="no $PREPARED (make check prepares it)"; return 4; }
 	[ -d "$MODS" ] || { SKIP_REASON="no $MODS"; return 4; }

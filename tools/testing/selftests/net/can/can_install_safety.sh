@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What make install refuses, and how it stays whole, on the same copy of
+# Debian's module tree as can_install.sh: module paths and
+# manifest lines that leave updates/; an install killed halfway.
+
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/install_utils.sh"
+
+# FILE=PATH (J1939=1's way to install a module built elsewhere) puts FILE
+# at updates/PATH: a PATH that leaves updates/, by "..", a leading "/" or
+# a symbolic link on the way, or that names no plain .ko file, is refused.
+test_hostile_module_paths_are_refused() {
+	local out=$CAN_TMP/outside up=../../../../../../../.. p rc=0
+
+	mkdir -p "$out" "$MODS/updates" && ln -s "$out" "$MODS/updates/escape" || return 1
+	for p in "$out/abs.ko" "$up$out/dotdot.ko" "net/can/$up$out/inner.ko" escape/link.ko \
+		net//can/empty.ko ./net/can/dot.ko net/can/.hidden.ko net/can/can.txt dkms/can.ko; do
+		if "$TOP/scripts/can-install.sh" --kver "$KVER" --force install \
+			"net/can/can.ko=$p" > "$CAN_TMP/hostile.out" 2>&1; then
+			fail "installed to '$p'"
+			rc=1
+		elif ! grep -qF "'$p'" "$CAN_TMP/hostile.out"; then
+			fail "'$p' refused without naming it: $(cat "$CAN_TMP/hostile.out")"
+			rc=1
+		fi
+	done
+	[ -z "$(ls -A "$out")" ] || { fail "written outside updates/: $(ls -A "$out")"; rc=1; }
+	rm "$MODS/updates/escape"
+	[ -z "$(files_in_updates)" ] || { fail "written: $(files_in_updates)"; rc=1; }
+	if [ $rc != 0 ]; then
+		rm -rf "$MODS/updates"
+		depmod "$KVER"
+	fi
+	rmdir "$MODS/updates"
+	return $rc
+}
+
+# An install cut short must leave nothing that uninstall misses, nor a
+# part of a set that the next depmod (a kernel update's) would activate.
+test_interrupted_install_is_undone_by_uninstall() {
+	interrupted_install 3 FORCE=1 DRIVERS=1 || return 1
+	run_make uninstall || return 1
+	[ -z "$(files_in_updates)" ] || { fail "left in updates/: $(files_in_updates)"; return 1; }
+	depmod "$KVER" || return 1
+	expect_file can kernel/net/can/can.ko && expect_file can-raw kernel/net/can/can-raw.ko &&
+		expect_file can-bcm kernel/net/can/can-bcm.ko
+}
+
+# Cut short over a finished install, the earlier set stays the one in
+# use, whole; the next install leaves exactly what its manifest lists.
+test_interrupted_reinstall_keeps_the_installed_set() {
+	run_make install FORCE=1 || return 1
+	interrupted_install 8 FORCE=1 DRIVERS=1 || return 1
+	depmod "$KVER" || return 1
+	expect_file can updates/net/can/can.ko && expect_file can-dev \
+		kernel/drivers/net/can/dev/can-dev.ko && expect_file vcan kernel/drivers/net/can/vcan.ko ||
+		return 1
+	run_make install FORCE=1 || return 1
+	[ "$(files_in_updates)" = "$(manifest_files)" ] ||
+		{ fail "updates/ holds: $(files_in_updates)"; return 1; }
+	expect_file vcan kernel/drivers/net/can/vcan.ko
+}
+
+# A damaged or edited manifest must not make uninstall delete outside
+# updates/: each hostile line alone makes it refuse and remove nothing.
+test_hostile_manifest_is_refused_by_uninstall() {
+	local v=$CAN_TMP/victims up=../../../../../../../.. saved=$CAN_TMP/manifest.saved line rc=0
+
+	mkdir -p "$v/dir" && touch "$v/a.ko" "$v/b.ko" "$v/dir/c.ko" &&
+		ln -s "$v/dir" "$MODS/updates/net/link" && cp "$MANIFEST" "$saved" || return 1
+	for line in "$up$v/a.ko" "net/can/$up$v/a.ko" "$v/b.ko" net/link/c.ko; do
+		{ cat "$saved"; echo "$line"; } > "$MANIFEST"
+		if run_make uninstall; then
+			fail "uninstall went through with manifest line '$line'"
+			rc=1
+			break
+		fi
+		grep -qF "'$line'" "$CAN_TMP/make.out" || { fail "'$line' not named"; rc=1; }
+		expect_file can updates/net/can/can.ko || rc=1
+	done
+	for line in a.ko b.ko dir/c.ko; do
+		[ -f "$v/$line" ] || { fail "uninstall deleted $v/$line"; rc=1; }
+	done
+	rm "$MODS/updates/net/link"
+	cp "$saved" "$MANIFEST"
+	[ $rc = 0 ] && return 0
+	# Put back what the next tests start from.
+	[ -f "$MODS/updates/net/can/can.ko" ] || run_make install FORCE=1
+	return 1
+}
+
+# Last, uninstall takes all of ours back: Debian's modules resolve again.
+test_uninstall_leaves_debians_modules() {
+	run_make uninstall || return 1
+	[ -z "$(files_in_updates)" ] || { fail "left in updates/: $(files_in_updates)"; return 1; }
+	expect_file can kernel/net/can/can.ko && expect_file vcan kernel/drivers/net/can/vcan.ko
+}
+
+ktap_header 7
+run_test setup_pristine_tree setup_pristine_tree
+[ "$MOUNTED" = 1 ] || ktap_finish
+run_test hostile_module_paths_are_refused test_hostile_module_paths_are_refused
+run_test interrupted_install_is_undone_by_uninstall \
+	test_interrupted_install_is_undone_by_uninstall
+run_test interrupted_reinstall_keeps_the_installed_set \
+	test_interrupted_reinstall_keeps_the_installed_set
+run_test hostile_manifest_is_refused_by_uninstall test_hostile_manifest_is_refused_by_uninstall
+run_test uninstall_leaves_debians_modules test_uninstall_leaves_debians_modules
+run_test no_can_module_stays_loaded test_no_can_module_stays_loaded
+ktap_finish

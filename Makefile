@@ -282,9 +282,12 @@ uninstall:
 dkms-deb:
 	$(SRC)/scripts/dkms/can-dkms-deb.sh $(BUILD) $(CAN_INSTALL)
 
-# What dkms.conf runs in its copy of the source, for the kernel DKMS names;
-# the build fails where "make install" would refuse.
+# What dkms.conf runs in its copy of the source, for the kernel DKMS names:
+# it refuses, before compiling, a kernel that "make install" put the
+# stack in (two builds side by side), and the build fails where "make
+# install" would refuse.
 dkms-build:
+	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) dkms-check
 	$(MAKE) $(KBUILD_ARGS) modules
 	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) check $(CAN_INSTALL)
 

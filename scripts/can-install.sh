@@ -4,11 +4,14 @@
 # Install our CAN modules into /lib/modules/KVER/updates/, where modprobe
 # prefers them to the kernel's own, and take them out again. Install
 # refuses when a module of the kernel that needs one we replace would no
-# longer load on ours (its modversions CRCs would not match).
+# longer load on ours (its modversions CRCs would not match), or when the
+# DKMS package of this stack is installed for KVER.
 #
 #   can-install.sh [OPTION...] install MODULE.ko...  paths relative to the tree
 #   can-install.sh [OPTION...] check MODULE.ko...    only install's checks
 #   can-install.sh [OPTION...] uninstall             what install put there
+#   can-install.sh [OPTION...] dkms-check            refuse if install put
+#                                                    modules there (DKMS)
 #
 #   --kver KVER     the kernel to install for (required)
 #   --destdir DIR   install under DIR/lib/modules/KVER; depmod -b DIR runs
@@ -290,6 +293,57 @@ check_users() {
 	exit 1
 }
 
+# DKMS keeps its own copy of the stack for KVER (Debian's DKMS puts it in
+# updates/dkms/). Next to ours, depmod could take can.ko from one build and
+# can-raw.ko from the other, which do not work together.
+dkms_copies() {
+	local m f names=" "
+
+	for m in "$@"; do
+		names="$names$(module_name "$m") "
+	done
+	[ ! -d "$UPDATES/dkms" ] || find "$UPDATES/dkms" -name '*.ko*' | sort |
+		while read -r f; do
+			[[ $names != *" $(module_name "$f") "* ]] || echo "$f"
+		done
+	for f in "$DESTDIR"/var/lib/dkms/can-stack/kernel-"$KVER"-*; do
+		[ ! -e "$f" ] || echo "$f -> $(readlink "$f")"
+	done
+}
+
+check_dkms() {
+	local found
+
+	found=$(dkms_copies "$@")
+	[ -n "$found" ] || return 0
+	{
+		echo "$ME: refusing to install: DKMS has this CAN stack (can-stack-dkms) installed for $KVER:"
+		echo "$found" | sed 's/^/  /'
+		echo "With both, depmod may take can.ko from one build and can-raw.ko from the other."
+		echo "Remove the package first (apt remove can-stack-dkms; for this kernel only:"
+		echo "dkms remove can-stack/VERSION -k $KVER), or keep it instead. Nothing was changed."
+	} >&2
+	exit 1
+}
+
+# The counterpart for DKMS's build: refuse while make install's modules
+# are in updates/ for KVER (or an unfinished install's).
+do_dkms_check() {
+	local tree
+
+	[ -f "$MANIFEST" ] || [ -f "$JOURNAL" ] || return 0
+	tree=$(sed -s -n '1s/.* from \(.*\); make uninstall.*/\1/p' "$MANIFEST" "$JOURNAL" \
+		2>/dev/null | head -1)
+	{
+		echo "$ME: refusing to build for $KVER: make install put this CAN stack in $UPDATES"
+		echo "(can-stack.manifest); DKMS's copy next to it would let depmod take can.ko from"
+		echo "one build and can-raw.ko from the other. Remove it first, as root in"
+		echo "${tree:-the tree it came from}: make uninstall KVER=$KVER; then dkms install"
+		echo "can-stack again. Or keep it, and remove can-stack-dkms."
+	} >&2
+	exit 1
+}
+
 run_depmod() {
 	if [ -z "$DESTDIR" ]; then
 		depmod "$KVER"
@@ -397,6 +451,7 @@ do_install() {
 	read_list "$MANIFEST"
 	read_list "$JOURNAL"
 	old=("${LISTED[@]}")
+	check_dkms "$@"
 	check_users "$@"
 	NEW=()
 	for m in "$@"; do
@@ -491,5 +546,6 @@ check)
 	echo "$ME: ok"
 	;;
 uninstall) do_uninstall ;;
+dkms-check) do_dkms_check ;;
 *) usage ;;
 esac

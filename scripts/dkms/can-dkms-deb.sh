@@ -49,9 +49,10 @@ mkdir -p "$SRCDIR" "$STAGE/DEBIAN"
 {
 	echo "PACKAGE_NAME=\"$NAME\""
 	echo "PACKAGE_VERSION=\"$VER\""
-	echo "# The build ends with can-install.sh's check: it fails when a module of"
-	echo "# the kernel would stop loading on ours; CAN_STACK_FORCE=1 in dkms's"
-	echo "# environment overrides that."
+	echo "# The build starts with can-install.sh's dkms-check: it fails for a kernel"
+	echo "# that make install put the stack in. It ends with can-install.sh's check:"
+	echo "# it fails when a module of the kernel would stop loading on ours;"
+	echo "# CAN_STACK_FORCE=1 in dkms's environment overrides that."
 	echo "MAKE[0]=\"make KDIR=\${kernel_source_dir} KVER=\${kernelver} DRIVERS=$drivers FORCE=\${CAN_STACK_FORCE:-0} dkms-build\""
 	echo "CLEAN=\"make KDIR=\${kernel_source_dir} KVER=\${kernelver} dkms-clean\""
 	i=0

@@ -2,11 +2,36 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What make install refuses, and how it stays whole, on the same copy of
-# Debian's module tree as can_install.sh: module paths and
-# manifest lines that leave updates/; an install killed halfway.
+# Debian's module tree as can_install.sh: install next to the DKMS
+# package; module paths and
+# manifest lines that leave updates/; an install killed halfway; and the
+# DKMS package's build next to make install.
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/install_utils.sh"
+
+# DKMS's copy of the stack (Debian's DKMS puts it in updates/dkms/) next to
+# make install's would let depmod take can.ko from one build and can-raw.ko
+# from the other: install refuses, naming it and how to remove it.
+test_install_refused_next_to_dkms() {
+	local rc=0
+
+	mkdir -p "$MODS/updates/dkms" &&
+		cp "$TOP/net/can/can.ko" "$MODS/updates/dkms/can.ko" || return 1
+	if run_make install FORCE=1; then
+		fail "install went through next to updates/dkms/can.ko"
+		rc=1
+	else
+		grep -qF "$MODS/updates/dkms/can.ko" "$CAN_TMP/make.out" ||
+			{ fail "DKMS's can.ko not named"; rc=1; }
+		grep -q "apt remove can-stack-dkms" "$CAN_TMP/make.out" ||
+			{ fail "how to remove it not said"; rc=1; }
+		[ -z "$(files_in_updates)" ] || { fail "written: $(files_in_updates)"; rc=1; }
+	fi
+	rm -r "$MODS/updates/dkms"
+	[ ! -f "$MANIFEST" ] || run_make uninstall
+	return $rc
+}
 
 # FILE=PATH (J1939=1's way to install a module built elsewhere) puts FILE
 # at updates/PATH: a PATH that leaves updates/, by "..", a leading "/" or
@@ -35,6 +60,12 @@ test_hostile_module_paths_are_refused() {
 	fi
 	rmdir "$MODS/updates"
 	return $rc
+}
+
+# Without a make install for the kernel, the package's check passes.
+test_dkms_build_check_passes_without_make_install() {
+	deb_source || return 1
+	"$DEB_SRC/scripts/can-install.sh" --kver "$KVER" dkms-check
 }
 
 # An install cut short must leave nothing that uninstall misses, nor a
@@ -91,6 +122,20 @@ test_hostile_manifest_is_refused_by_uninstall() {
 	return 1
 }
 
+# The other way round: the DKMS package's build refuses for a kernel that
+# make install put the stack in, before compiling. KDIR points nowhere so
+# that a build that does not refuse fails at once instead of compiling.
+test_dkms_build_refused_next_to_make_install() {
+	[ -f "$MANIFEST" ] || { fail "no make install to refuse against"; return 1; }
+	deb_source || return 1
+	make -s -C "$DEB_SRC" KVER="$KVER" KDIR="$CAN_TMP/no-kdir" dkms-build \
+		> "$CAN_TMP/dkms.out" 2>&1 && { fail "dkms-build went through"; return 1; }
+	sed 's/^/# dkms-build: /' "$CAN_TMP/dkms.out"
+	grep -q "refusing to build for $KVER" "$CAN_TMP/dkms.out" &&
+		grep -q "make uninstall KVER=$KVER" "$CAN_TMP/dkms.out" &&
+		grep -qF "$TOP" "$CAN_TMP/dkms.out" || { fail "no refusal naming the install"; return 1; }
+}
+
 # Last, uninstall takes all of ours back: Debian's modules resolve again.
 test_uninstall_leaves_debians_modules() {
 	run_make uninstall || return 1
@@ -98,15 +143,19 @@ test_uninstall_leaves_debians_modules() {
 	expect_file can kernel/net/can/can.ko && expect_file vcan kernel/drivers/net/can/vcan.ko
 }
 
-ktap_header 7
+ktap_header 10
 run_test setup_pristine_tree setup_pristine_tree
 [ "$MOUNTED" = 1 ] || ktap_finish
+run_test install_refused_next_to_dkms test_install_refused_next_to_dkms
 run_test hostile_module_paths_are_refused test_hostile_module_paths_are_refused
+run_test dkms_build_check_passes_without_make_install \
+	test_dkms_build_check_passes_without_make_install
 run_test interrupted_install_is_undone_by_uninstall \
 	test_interrupted_install_is_undone_by_uninstall
 run_test interrupted_reinstall_keeps_the_installed_set \
 	test_interrupted_reinstall_keeps_the_installed_set
 run_test hostile_manifest_is_refused_by_uninstall test_hostile_manifest_is_refused_by_uninstall
+run_test dkms_build_refused_next_to_make_install test_dkms_build_refused_next_to_make_install
 run_test uninstall_leaves_debians_modules test_uninstall_leaves_debians_modules
 run_test no_can_module_stays_loaded test_no_can_module_stays_loaded
 ktap_finish

@@ -145,6 +145,18 @@ interrupted_install() {
 	log "make install $* killed at its copy $copies"
 }
 
+# DEB_SRC: the source the .deb "make check" built holds, unpacked.
+deb_source() {
+	local deb
+
+	deb=$(ls -t "$TOP"/build/can-stack-dkms_*_all.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || { fail "no build/can-stack-dkms_*_all.deb (make dkms-deb)"; return 1; }
+	rm -rf "$CAN_TMP/deb"
+	dpkg-deb -x "$deb" "$CAN_TMP/deb" || return 1
+	DEB_SRC=$(ls -d "$CAN_TMP"/deb/usr/src/can-stack-*)
+	[ -f "$DEB_SRC/scripts/can-install.sh" ] || { fail "no can-install.sh in $deb"; return 1; }
+}
+
 setup_pristine_tree() {
 	[ -d "$PREPARED" ] || { SKIP_REASON="no $PREPARED (make check prepares it)"; return 4; }
 	[ -d "$MODS" ] || { SKIP_REASON="no $MODS"; return 4; }

@@ -4,8 +4,9 @@
 # Install our CAN modules into /lib/modules/KVER/updates/, where modprobe
 # prefers them to the kernel's own, and take them out again. Install
 # refuses when a module of the kernel that needs one we replace would no
-# longer load on ours (its modversions CRCs would not match), or when the
-# DKMS package of this stack is installed for KVER.
+# longer load on ours (its modversions CRCs would not match), when the
+# DKMS package of this stack is installed for KVER, and while the running
+# kernel KVER has a can.ko loaded that is not ours.
 #
 #   can-install.sh [OPTION...] install MODULE.ko...  paths relative to the tree
 #   can-install.sh [OPTION...] check MODULE.ko...    only install's checks
@@ -344,6 +345,76 @@ do_dkms_check() {
 	exit 1
 }
 
+file_build_id() {
+	readelf -n "$1" 2>/dev/null | awk '/Build ID:/ { print $3; exit }'
+}
+
+# Ours is loaded if it exports can_stack_core_v1 (every core of ours since
+# that symbol came), or if it is one of FILE...: by GNU build ID, which the
+# kernel shows for a loaded module (our modules have no srcversion).
+our_core_is_loaded() {
+	local note f id
+
+	awk '$4 == "[can]" && ($3 == "can_stack_core_v1" || $3 == "__ksymtab_can_stack_core_v1") {
+		found = 1; exit } END { exit !found }' /proc/kallsyms && return 0
+	note=$(od -An -tx1 -v /sys/module/can/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
+	[ -n "$note" ] || return 1
+	for f in "$@"; do
+		id=$(file_build_id "$f")
+		[ -z "$id" ] || [ "${note: -${#id}}" != "$id" ] || return 0
+	done
+	return 1
+}
+
+# NAME and every loaded module that needs it, users first: what
+# modprobe -r must be given to unload NAME.
+with_users() {
+	local h
+
+	for h in "/sys/module/$1/holders"/*; do
+		[ ! -e "$h" ] || with_users "${h##*/}"
+	done
+	echo "$1"
+}
+
+# While the running kernel holds a can.ko that is not ours (the kernel's
+# own), our modules put in place now would be loaded over it by the next
+# modprobe: our protocols would bind to its symbols, and our drivers would
+# hand it a per-device room laid out for our core, far smaller than the
+# receive lists it keeps there. Only the running kernel matters; a
+# DESTDIR stage or another kernel takes effect at the next boot. LISTED
+# holds what the manifest and journal list (read_list).
+check_loaded_core() {
+	local m p ours=() unload
+
+	[ -z "$DESTDIR" ] && [ "$(uname -r)" = "$KVER" ] && [ -d /sys/module/can ] || return 0
+	for m in "$@"; do
+		if [ "$(module_name "$m")" = can ]; then
+			ours+=("$(source_file "$m")")
+		fi
+	done
+	for p in "${LISTED[@]}"; do
+		if [ "$(module_name "$p")" = can ]; then
+			ours+=("$UPDATES/$p")
+		fi
+	done
+	! our_core_is_loaded "${ours[@]}" || return 0
+	[ -e /sys/module/can/initstate ] ||
+		die "refusing to install: the running kernel ($KVER) has its own CAN core built" \
+			"in, which our modules cannot run on; nothing was changed"
+	unload=$(with_users can | awk '!seen[$0]++' | tr '\n' ' ')
+	{
+		echo "$ME: refusing to install: the running kernel ($KVER) has a can.ko loaded that is not this stack's"
+		echo "(the kernel's own). Our modules put in place now would be loaded over it by the next"
+		echo "modprobe, and cannot run on another CAN core (our vcan would crash it). Unload it"
+		echo "first, then install again:"
+		echo "  modprobe -r ${unload% }"
+		echo "(if a module is in use, close the programs' CAN sockets and delete CAN interfaces"
+		echo "first). Nothing was changed."
+	} >&2
+	exit 1
+}
+
 run_depmod() {
 	if [ -z "$DESTDIR" ]; then
 		depmod "$KVER"
@@ -452,6 +523,7 @@ do_install() {
 	read_list "$JOURNAL"
 	old=("${LISTED[@]}")
 	check_dkms "$@"
+	check_loaded_core "$@"
 	check_users "$@"
 	NEW=()
 	for m in "$@"; do

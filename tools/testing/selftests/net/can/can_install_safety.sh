@@ -2,13 +2,46 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What make install refuses, and how it stays whole, on the same copy of
-# Debian's module tree as can_install.sh: install next to the DKMS
-# package; module paths and
+# Debian's module tree as can_install.sh: install while Debian's can.ko is
+# loaded (on purpose) or next to the DKMS package; module paths and
 # manifest lines that leave updates/; an install killed halfway; and the
 # DKMS package's build next to make install.
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/install_utils.sh"
+
+# While the running kernel holds a can.ko that is not ours, our modules
+# put in place would be loaded over it by the next modprobe, and our vcan
+# would hand mainline's core a room laid out for ours (a crash). Debian's
+# can.ko and can-raw are loaded here on purpose: install must refuse,
+# change nothing and say what to unload; after that it goes through.
+test_install_refused_while_debians_can_is_loaded() {
+	local cmd rc=0
+
+	modprobe can-raw && is_debians can && is_debians can_raw || return 1
+	log "Debian's can.ko and can-raw.ko are loaded on purpose: install must refuse"
+	if run_make install FORCE=1 DRIVERS=1; then
+		fail "install went through over Debian's loaded can.ko"
+		rc=1
+	else
+		cmd=$(sed -n 's/^ *\(modprobe -r .*\)$/\1/p' "$CAN_TMP/make.out")
+		grep -q "has a can.ko loaded that is not this stack's" "$CAN_TMP/make.out" ||
+			{ fail "no refusal message"; rc=1; }
+		[ "$cmd" = "modprobe -r can_raw can" ] || { fail "unload command: '$cmd'"; rc=1; }
+		[ -z "$(files_in_updates)" ] || { fail "written: $(files_in_updates)"; rc=1; }
+		expect_file vcan kernel/drivers/net/can/vcan.ko || rc=1
+	fi
+	if [ $rc != 0 ]; then
+		unload_can
+		run_make uninstall
+		return 1
+	fi
+	$cmd || { fail "$cmd failed"; return 1; }
+	[ ! -d /sys/module/can ] || { fail "can still loaded after $cmd"; return 1; }
+	run_make install FORCE=1 DRIVERS=1 || { fail "install refused once unloaded"; return 1; }
+	expect_file vcan updates/drivers/net/can/vcan.ko || return 1
+	run_make uninstall
+}
 
 # DKMS's copy of the stack (Debian's DKMS puts it in updates/dkms/) next to
 # make install's would let depmod take can.ko from one build and can-raw.ko
@@ -94,6 +127,14 @@ test_interrupted_reinstall_keeps_the_installed_set() {
 	expect_file vcan kernel/drivers/net/can/vcan.ko
 }
 
+# Our own can.ko loaded (the one installed) is no reason to refuse.
+test_reinstall_while_our_can_is_loaded() {
+	modprobe can && is_ours can net/can/can.ko || return 1
+	run_make install FORCE=1 || { fail "refused over our own loaded can.ko"; return 1; }
+	grep -q "can is loaded" "$CAN_TMP/make.out" || { fail "not told can stays loaded"; return 1; }
+	rmmod can
+}
+
 # A damaged or edited manifest must not make uninstall delete outside
 # updates/: each hostile line alone makes it refuse and remove nothing.
 test_hostile_manifest_is_refused_by_uninstall() {
@@ -143,9 +184,11 @@ test_uninstall_leaves_debians_modules() {
 	expect_file can kernel/net/can/can.ko && expect_file vcan kernel/drivers/net/can/vcan.ko
 }
 
-ktap_header 10
+ktap_header 12
 run_test setup_pristine_tree setup_pristine_tree
 [ "$MOUNTED" = 1 ] || ktap_finish
+run_test install_refused_while_debians_can_is_loaded \
+	test_install_refused_while_debians_can_is_loaded
 run_test install_refused_next_to_dkms test_install_refused_next_to_dkms
 run_test hostile_module_paths_are_refused test_hostile_module_paths_are_refused
 run_test dkms_build_check_passes_without_make_install \
@@ -154,6 +197,7 @@ run_test interrupted_install_is_undone_by_uninstall \
 	test_interrupted_install_is_undone_by_uninstall
 run_test interrupted_reinstall_keeps_the_installed_set \
 	test_interrupted_reinstall_keeps_the_installed_set
+run_test reinstall_while_our_can_is_loaded test_reinstall_while_our_can_is_loaded
 run_test hostile_manifest_is_refused_by_uninstall test_hostile_manifest_is_refused_by_uninstall
 run_test dkms_build_refused_next_to_make_install test_dkms_build_refused_next_to_make_install
 run_test uninstall_leaves_debians_modules test_uninstall_leaves_debians_modules

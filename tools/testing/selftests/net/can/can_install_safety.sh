@@ -74,7 +74,8 @@ test_hostile_module_paths_are_refused() {
 
 	mkdir -p "$out" "$MODS/updates" && ln -s "$out" "$MODS/updates/escape" || return 1
 	for p in "$out/abs.ko" "$up$out/dotdot.ko" "net/can/$up$out/inner.ko" escape/link.ko \
-		net//can/empty.ko ./net/can/dot.ko net/can/.hidden.ko net/can/can.txt dkms/can.ko; do
+		net//can/empty.ko ./net/can/dot.ko net/can/.hidden.ko net/can/can.txt \
+		dkms/can.ko; do
 		if "$TOP/scripts/can-install.sh" --kver "$KVER" --force install \
 			"net/can/can.ko=$p" > "$CAN_TMP/hostile.out" 2>&1; then
 			fail "installed to '$p'"
@@ -118,9 +119,9 @@ test_interrupted_reinstall_keeps_the_installed_set() {
 	run_make install FORCE=1 || return 1
 	interrupted_install 8 FORCE=1 DRIVERS=1 || return 1
 	depmod "$KVER" || return 1
-	expect_file can updates/net/can/can.ko && expect_file can-dev \
-		kernel/drivers/net/can/dev/can-dev.ko && expect_file vcan kernel/drivers/net/can/vcan.ko ||
-		return 1
+	expect_file can updates/net/can/can.ko &&
+		expect_file can-dev kernel/drivers/net/can/dev/can-dev.ko &&
+		expect_file vcan kernel/drivers/net/can/vcan.ko || return 1
 	run_make install FORCE=1 || return 1
 	[ "$(files_in_updates)" = "$(manifest_files)" ] ||
 		{ fail "updates/ holds: $(files_in_updates)"; return 1; }
@@ -131,7 +132,8 @@ test_interrupted_reinstall_keeps_the_installed_set() {
 test_reinstall_while_our_can_is_loaded() {
 	modprobe can && is_ours can net/can/can.ko || return 1
 	run_make install FORCE=1 || { fail "refused over our own loaded can.ko"; return 1; }
-	grep -q "can is loaded" "$CAN_TMP/make.out" || { fail "not told can stays loaded"; return 1; }
+	grep -q "can is loaded" "$CAN_TMP/make.out" ||
+		{ fail "not told can stays loaded"; return 1; }
 	rmmod can
 }
 
@@ -174,7 +176,8 @@ test_dkms_build_refused_next_to_make_install() {
 	sed 's/^/# dkms-build: /' "$CAN_TMP/dkms.out"
 	grep -q "refusing to build for $KVER" "$CAN_TMP/dkms.out" &&
 		grep -q "make uninstall KVER=$KVER" "$CAN_TMP/dkms.out" &&
-		grep -qF "$TOP" "$CAN_TMP/dkms.out" || { fail "no refusal naming the install"; return 1; }
+		grep -qF "$TOP" "$CAN_TMP/dkms.out" ||
+		{ fail "no refusal naming the install"; return 1; }
 }
 
 # Last, uninstall takes all of ours back: Debian's modules resolve again.

@@ -64,16 +64,35 @@ def grid_of_first_second(frames, period):
     return n, slots, unexplained
 
 
-def test_period_of_10ms_gives_100_frames_per_second(tx, rx):
-    msg = can.Message(arbitration_id=0x101, data=[1, 2, 3],
+# The debug kernel (KASAN, lockdep, kmemleak scans) may hold the timer
+# softirq back by more than grid_of_first_second()'s 2 ms margin, so one
+# empty slot there need not follow a visibly late frame. Measured: one
+# such slot in 100, with this stack and with the tree before it alike.
+UNEXPLAINED_OK = 1 if os.uname().release.endswith("-candebug") else 0
+
+
+def one_second_of_10ms_period(tx, rx, arbitration_id):
+    msg = can.Message(arbitration_id=arbitration_id, data=[1, 2, 3],
                       is_extended_id=False)
     task = tx.send_periodic(msg, 0.01)
     frames = collect(rx, 1.3)
     task.stop()
+    collect(rx, 0.05)
     n, slots, unexplained = grid_of_first_second(frames, 0.01)
-    return (99 <= slots <= 101 and not unexplained and n >= 70,
-            "%d frames, %d slots (%d empty without a late timer) in the "
-            "first second" % (n, slots, unexplained))
+    return (99 <= slots <= 101 and unexplained <= UNEXPLAINED_OK and n >= 70,
+            "%d frames, %d slots (%d empty without a late timer, %d allowed) "
+            "in the first second" % (n, slots, unexplained, UNEXPLAINED_OK))
+
+
+# Under TCG a host that takes the guest's CPU away for a few ms empties
+# slots the guest cannot tell from lost ones; the second second decides.
+# A BCM that loses its grid fails both.
+def test_period_of_10ms_gives_100_frames_per_second(tx, rx):
+    ok, first = one_second_of_10ms_period(tx, rx, 0x101)
+    if ok:
+        return ok, first
+    ok, second = one_second_of_10ms_period(tx, rx, 0x101)
+    return ok, "%s; again: %s" % (first, second)
 
 
 def test_duration_limits_the_frames(tx, rx):

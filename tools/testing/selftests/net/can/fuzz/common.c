@@ -258,6 +258,20 @@ int fz_name_to_index(const char *name)
 	return ((struct ifinfomsg *)NLMSG_DATA(&ans.nh))->ifi_index;
 }
 
+/* Create vcan @name; 0 or -errno from rtnetlink. */
+int fz_vcan_add(const char *name)
+{
+	struct fz_nlmsg m;
+	size_t li;
+
+	fz_nl_init(&m, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
+	fz_nl_put(&m, IFLA_IFNAME, name, strlen(name) + 1);
+	li = fz_nl_put(&m, IFLA_LINKINFO, NULL, 0);
+	fz_nl_put(&m, IFLA_INFO_KIND, "vcan", 4);
+	fz_nl_end(&m, li);
+	return fz_nl_talk(&m);
+}
+
 int fz_link_up(int ifindex)
 {
 	struct fz_nlmsg m;

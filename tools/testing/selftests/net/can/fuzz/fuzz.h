@@ -124,6 +124,7 @@ int fz_ifindex(struct fz_ctx *c, struct fz_draw *d);
 int fz_name_to_index(const char *name);
 /* Set link @ifindex up; 0 or -errno. */
 int fz_link_up(int ifindex);
+int fz_vcan_add(const char *name);
 /* Delete every device the fuzzer creates (between replays). */
 void fz_cleanup_devices(void);
 

@@ -73,15 +73,7 @@ static void mixed_unload_core(struct fz_ctx *c)
 /* A vcan of whatever vcan module is loaded now, up. */
 static void mixed_add_vcan(struct fz_ctx *c, const char *name)
 {
-	struct fz_nlmsg m;
-	size_t li;
-
-	fz_nl_init(&m, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
-	fz_nl_put(&m, IFLA_IFNAME, name, strlen(name) + 1);
-	li = fz_nl_put(&m, IFLA_LINKINFO, NULL, 0);
-	fz_nl_put(&m, IFLA_INFO_KIND, "vcan", 4);
-	fz_nl_end(&m, li);
-	fz_ret(c, "link add vcan", fz_nl_talk(&m));
+	fz_ret(c, "link add vcan", fz_vcan_add(name));
 	fz_ret(c, "link up", fz_link_up(fz_name_to_index(name)));
 }
 

@@ -48,15 +48,7 @@ static long netns_enter(struct fz_ctx *c, struct fz_draw *d)
 
 static void child_vcan(const char *name)
 {
-	struct fz_nlmsg m;
-	size_t li;
-
-	fz_nl_init(&m, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
-	fz_nl_put(&m, IFLA_IFNAME, name, strlen(name) + 1);
-	li = fz_nl_put(&m, IFLA_LINKINFO, NULL, 0);
-	fz_nl_put(&m, IFLA_INFO_KIND, "vcan", 4);
-	fz_nl_end(&m, li);
-	fz_nl_talk(&m);
+	fz_vcan_add(name);
 	fz_link_up(fz_name_to_index(name));
 }
 

@@ -13,7 +13,9 @@
 #include <linux/can/core.h>
 #include <linux/can/dev.h>
 
-static void can_setup(struct net_device *dev)
+#include "link_factory.h"
+
+void can_setup(struct net_device *dev)
 {
 	dev->type = ARPHRD_CAN;
 	dev->flags = IFF_NOARP;
@@ -210,6 +212,29 @@ void can_change_state(struct net_device *dev, struct can_frame *cf,
 EXPORT_SYMBOL_GPL(can_change_state);
 
 /**
+ * can_init_priv() - set up the device layer's part of a new device
+ * @dev: the device, just allocated with can_setup() as its setup
+ * @ml: the room for the protocols in its private area
+ * @echo_skb: its TX slots, or NULL
+ * @echo_skb_max: how many there are
+ *
+ * Shared by alloc_candev_mqs() and the devices rtnetlink allocates for a
+ * link factory (link_factory.c). Process context.
+ */
+void can_init_priv(struct net_device *dev, struct can_ml_priv *ml,
+		   struct sk_buff **echo_skb, unsigned int echo_skb_max)
+{
+	struct can_priv *priv = netdev_priv(dev);
+
+	can_set_ml_priv(dev, ml);
+	priv->dev = dev;
+	priv->echo_skb_max = echo_skb_max;
+	priv->echo_skb = echo_skb;
+	priv->state = CAN_STATE_STOPPED;
+	INIT_DELAYED_WORK(&priv->restart_work, can_restart_work);
+}
+
+/**
  * alloc_candev_mqs() - allocate a CAN netdevice
  * @sizeof_priv: size of the driver's private data, which starts with
  *	struct can_priv
@@ -230,7 +255,7 @@ struct net_device *alloc_candev_mqs(int sizeof_priv, unsigned int echo_skb_max,
 {
 	size_t echo_off, ml_off;
 	struct net_device *dev;
-	struct can_priv *priv;
+	void *priv;
 
 	/* The driver's part, the echo slots, then the protocols' room; a
 	 * driver part smaller than struct can_priv, or a total that does not
@@ -249,12 +274,9 @@ struct net_device *alloc_candev_mqs(int sizeof_priv, unsigned int echo_skb_max,
 		return NULL;
 
 	priv = netdev_priv(dev);
-	can_set_ml_priv(dev, (void *)priv + ml_off);
-	priv->dev = dev;
-	priv->echo_skb_max = echo_skb_max;
-	priv->echo_skb = echo_skb_max ? (void *)priv + echo_off : NULL;
-	priv->state = CAN_STATE_STOPPED;
-	INIT_DELAYED_WORK(&priv->restart_work, can_restart_work);
+	can_init_priv(dev, (void *)priv + ml_off,
+		      echo_skb_max ? (void *)priv + echo_off : NULL,
+		      echo_skb_max);
 	netdev_dbg(dev, "allocated\n");
 	return dev;
 }

@@ -9,6 +9,7 @@
 #include <net/rtnetlink.h>
 #include <linux/can/dev.h>
 
+#include "link_factory.h"
 #include "tdc.h"
 
 /* What user space may send; read-only attributes are only sized. */
@@ -449,18 +450,14 @@ static int can_changelink(struct net_device *dev, struct nlattr *tb[],
 	return apply_change(dev, &chg);
 }
 
-/* CAN devices come from drivers, never from "ip link add". */
+/* CAN devices come from drivers; "ip link add" works only once a driver
+ * registered itself as the link factory (our virtual bus controller).
+ */
 static int can_newlink(struct net *src_net, struct net_device *dev,
 		       struct nlattr *tb[], struct nlattr *data[],
 		       struct netlink_ext_ack *extack)
 {
-	NL_SET_ERR_MSG(extack, "CAN devices are created by their drivers");
-	return -EOPNOTSUPP;
-}
-
-/* Nor are they removed by "ip link del": the driver owns them. */
-static void can_dellink(struct net_device *dev, struct list_head *head)
-{
+	return can_link_factory_newlink(dev, data, can_changelink, extack);
 }
 
 /* Not configured, or a bitrate the driver cannot read back (slcan). */
@@ -624,24 +621,20 @@ static int can_fill_xstats(struct sk_buff *skb, const struct net_device *dev)
 		       &priv->can_stats);
 }
 
-/* Only a device registered through register_candev() uses these ops. */
-static void can_link_setup(struct net_device *dev)
-{
-}
-
 struct rtnl_link_ops can_link_ops __read_mostly = {
 	.kind		= "can",
 	.maxtype	= IFLA_CAN_MAX,
 	.policy		= can_policy,
 	.netns_refund	= true,
-	.setup		= can_link_setup,
+	.priv_size	= sizeof(struct can_link_priv),
+	.setup		= can_link_factory_setup,
 	.get_size	= can_get_size,
 	.fill_info	= can_fill_info,
 	.get_xstats_size = can_get_xstats_size,
 	.fill_xstats	= can_fill_xstats,
 	.newlink	= can_newlink,
 	.changelink	= can_changelink,
-	.dellink	= can_dellink,
+	.dellink	= can_link_factory_dellink,
 };
 
 /**

@@ -54,7 +54,7 @@ CAN_CONFIG := CONFIG_CAN=m CONFIG_CAN_RAW=m CONFIG_CAN_BCM=m CONFIG_CAN_ISOTP=m 
 	CONFIG_CAN_GW=m CONFIG_CAN_VCAN=m CONFIG_CAN_VXCAN=m \
 	CONFIG_CAN_DEV=m CONFIG_CAN_NETLINK=y CONFIG_CAN_CALC_BITTIMING=y CONFIG_CAN_RX_OFFLOAD=y \
 	CONFIG_CAN_SJA1000=m CONFIG_CAN_KVASER_PCI=m CONFIG_CAN_PCM3680_PCI=m \
-	CONFIG_CAN_MCP251X=m
+	CONFIG_CAN_MCP251X=m CONFIG_CAN_VBUS=m
 
 # Every other CAN option our Makefiles name (mainline's drivers, which
 # the kernel tree keeps and this directory has no source of) is off,
@@ -255,7 +255,8 @@ CAN_INSTALL_PROTOCOLS := net/can/can.ko net/can/can-raw.ko net/can/can-bcm.ko \
 CAN_INSTALL_DRIVERS := drivers/net/can/dev/can-dev.ko drivers/net/can/vcan.ko \
 	drivers/net/can/vxcan.ko \
 	drivers/net/can/sja1000/sja1000.ko drivers/net/can/sja1000/kvaser_pci.ko \
-	drivers/net/can/sja1000/pcm3680_pci.ko drivers/net/can/spi/mcp251x.ko
+	drivers/net/can/sja1000/pcm3680_pci.ko drivers/net/can/spi/mcp251x.ko \
+	drivers/net/can/vbus/can-vbus.ko
 CAN_INSTALL = $(CAN_INSTALL_PROTOCOLS) $(if $(filter 1,$(DRIVERS)),$(CAN_INSTALL_DRIVERS))
 # Mainline's SAE J1939, built on our headers by "make compat-build" (6.1
 # only), replaces the kernel's with J1939=1: the kernel's cannot load on

@@ -9,8 +9,9 @@
 #   bench.sh [SCENARIO:N ... | bcm | isotp ...]
 #
 # With arguments, only the can_bench scenarios named and, given "bcm",
-# bcm_bench, given "isotp", isotp_bench run: for a quick look at one
-# figure.
+# bcm_bench, given "isotp", isotp_bench, given "vbus", vbus_bench.sh
+# run: for a quick look at one figure. The virtual bus has no mainline
+# counterpart: vbus_bench.sh prints its own lines after the table.
 
 set -eu
 
@@ -35,14 +36,17 @@ regtime:10000 memsock:10000 memfilt:512
 gw:1 gw:100 gw:1000 gw:10000"
 RUN_BCM=1
 RUN_ISOTP=1
+RUN_VBUS=1
 if [ $# -gt 0 ]; then
 	SCENARIOS=""
 	RUN_BCM=0
 	RUN_ISOTP=0
+	RUN_VBUS=0
 	for arg; do
 		case $arg in
 		bcm) RUN_BCM=1 ;;
 		isotp) RUN_ISOTP=1 ;;
+		vbus) RUN_VBUS=1 ;;
 		*) SCENARIOS="$SCENARIOS $arg" ;;
 		esac
 	done
@@ -157,3 +161,7 @@ join -j1 <(keyed $OUT/mainline) <(keyed $OUT/ours) |
 	       r = (count || $2 <= 0) ? "-" : sprintf("%.2f", $3 / $2);
 	       printf "%-38s %6s %12s %12s %7s\n", k[1], k[2], $2, $3, r }' |
 	sort -k1,1 -k2,2n
+
+if [ $RUN_VBUS = 1 ]; then
+	"$HERE/vbus_bench.sh"
+fi

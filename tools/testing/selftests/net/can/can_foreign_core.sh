@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Our drivers never run over a CAN core that is not ours. Each of vcan,
-# vxcan and can-dev reserves our 16-byte struct can_ml_priv, where
+# vxcan and can-dev (and so can-vbus, whose controllers are can-dev
+# devices) reserves our 16-byte struct can_ml_priv, where
 # mainline's core keeps 24 KiB of receive lists: with Debian's can.ko
 # loaded, one frame on our vcan once panicked the kernel. This script
 # loads Debian's can.ko on purpose (from the copy of Debian's module tree
@@ -13,7 +14,7 @@ source "$(dirname "$0")/lib.sh"
 
 KVER=$(uname -r)
 PREPARED=$TOP/build/install-test/lib/modules/$KVER
-OUR_DRIVERS="vcan vxcan can-dev"
+OUR_DRIVERS="vcan vxcan can-dev can-vbus"
 
 is_loaded() {
 	[ -d "/sys/module/$1" ]
@@ -24,7 +25,7 @@ unload_stack() {
 	local m
 
 	for m in can_bcm can_gw can_isotp can_j1939 can_raw vcan vxcan kvaser_pci \
-		pcm3680_pci sja1000 mcp251x can_dev can; do
+		pcm3680_pci sja1000 mcp251x can_vbus can_dev can; do
 		is_loaded "$m" && rmmod "$m" 2>/dev/null
 	done
 	! is_loaded can
@@ -63,6 +64,11 @@ test_drivers_refuse_mainline_core() {
 		ip link del "fc$$"
 		rc=1
 	fi
+	if ip link add "fv$$" type can bitrate 500000 2>/dev/null; then
+		fail "ip link add type can worked over Debian's can.ko"
+		ip link del "fv$$"
+		rc=1
+	fi
 	dmesg | sed -n "$mark,\$p" | grep -q 'Unknown symbol can_stack_core_v1' ||
 		{ fail "the kernel did not name the missing symbol"; rc=1; }
 	kernel_log_is_clean "$mark" || rc=1
@@ -79,8 +85,16 @@ test_drivers_load_over_our_core() {
 		modprobe "$m" || { fail "modprobe $m"; return 1; }
 	done
 	loaded_from can net/can/can.ko || return 1
+	loaded_from can_vbus drivers/net/can/vbus/can-vbus.ko || return 1
 	vcan_add "fc$$" || return 1
-	can_send_and_check "fc$$" "fc$$" 123#C0FFEE
+	can_send_and_check "fc$$" "fc$$" 123#C0FFEE || return 1
+	# Two can-vbus controllers on the bus of group 0: a frame crosses.
+	CAN_LINKS+=("fv$$" "fw$$")
+	ip link add "fv$$" type can bitrate 500000 &&
+		ip link add "fw$$" type can bitrate 500000 &&
+		ip link set "fv$$" up && ip link set "fw$$" up ||
+		{ fail "can-vbus controllers"; return 1; }
+	can_send_and_check "fv$$" "fw$$" 123#C0FFEE
 }
 
 ktap_header 2

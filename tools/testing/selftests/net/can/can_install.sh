@@ -140,6 +140,7 @@ test_drivers_install_only_on_request() {
 		expect_file vcan updates/drivers/net/can/vcan.ko || return 1
 	grep -qx drivers/net/can/spi/mcp251x.ko "$MANIFEST" ||
 		{ fail "manifest lacks mcp251x"; return 1; }
+	expect_file can-vbus updates/drivers/net/can/vbus/can-vbus.ko || return 1
 	# Installing without DRIVERS=1 again takes the drivers back out.
 	run_make install FORCE=1 || return 1
 	expect_file can-dev kernel/drivers/net/can/dev/can-dev.ko &&

@@ -17,12 +17,14 @@ is_loaded() {
 
 # Unload the whole stack so that the tests start from nothing: the
 # protocols, then every driver that needs our core (can-dev and the
-# drivers on it as well as vcan and vxcan, see can_foreign_core.sh).
+# drivers on it, can-vbus among them, as well as vcan and vxcan, see
+# can_foreign_core.sh).
 unload_all() {
 	local m
 
 	for m in can_bcm can_gw can_isotp can_j1939 can_raw vcan vxcan kvaser_pci \
-		pcm3680_pci sja1000_fake sja1000 mcp251x mcp2515_model can_dev can; do
+		pcm3680_pci sja1000_fake sja1000 mcp251x mcp2515_model can_vbus can_dev \
+		can; do
 		is_loaded "$m" && rmmod "$m" 2>/dev/null
 	done
 	! is_loaded can

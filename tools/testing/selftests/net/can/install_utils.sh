@@ -15,7 +15,7 @@ HOLD_PID=
 MOUNTED=0
 # Every CAN module either stack may have loaded, users before providers.
 CAN_MODULES="can_bcm can_gw can_isotp can_j1939 can_raw vcan vxcan kvaser_pci pcm3680_pci
-	sja1000_fake sja1000 mcp251x mcp2515_model can_dev can"
+	sja1000_fake sja1000 mcp251x mcp2515_model can_vbus can_dev can"
 
 unload_can() {
 	local m

@@ -174,18 +174,25 @@ bool fz_isotp_target(struct fz_ctx *c, struct fz_draw *d, int *fd, int *ifindex,
 /* ---- devices ------------------------------------------------------------ */
 
 /*
- * fzv* are vcan links the fuzzer creates, fzt* tun devices; can0..can3
- * are the SJA1000 cards of the VM (two kvaser_pci, one dual pcm3680).
+ * fzv* are vcan links the fuzzer creates, fzt* tun devices, fzb*
+ * can-vbus controllers ("type can"); can0..can3 are the SJA1000 cards of
+ * the VM (two kvaser_pci, one dual pcm3680).
  */
 static const char *const fz_vcans[] = { "fzv0", "fzv1", "fzv2" };
+static const char *const fz_vbuses[] = { "fzb0", "fzb1", "fzb2", "fzb3" };
 static const char *const fz_devs[] = {
 	"fzv0", "fzv1", "fzv2", "fzt0", "fzt1", "can0", "can1", "can2",
-	"can3", "lo", "vcan0",
+	"can3", "lo", "vcan0", "fzb0", "fzb1", "fzb2", "fzb3",
 };
 
 const char *fz_vcan_name(struct fz_draw *d)
 {
 	return fz_vcans[fz_below(d, FZ_ARRAY_SIZE(fz_vcans))];
+}
+
+const char *fz_vbus_name(struct fz_draw *d)
+{
+	return fz_vbuses[fz_below(d, FZ_ARRAY_SIZE(fz_vbuses))];
 }
 
 const char *fz_dev_name(struct fz_draw *d)
@@ -286,7 +293,9 @@ int fz_link_up(int ifindex)
 
 void fz_cleanup_devices(void)
 {
-	static const char *const names[] = { "fzv0", "fzv1", "fzv2", "fzt0", "fzt1" };
+	static const char *const names[] = {
+		"fzv0", "fzv1", "fzv2", "fzt0", "fzt1", "fzb0", "fzb1", "fzb2", "fzb3",
+	};
 	struct fz_nlmsg m;
 	size_t i;
 

@@ -118,6 +118,8 @@ bool fz_isotp_target(struct fz_ctx *c, struct fz_draw *d, int *fd, int *ifindex,
 /* Names of the devices ops create, delete and use. */
 const char *fz_dev_name(struct fz_draw *d);
 const char *fz_vcan_name(struct fz_draw *d);
+/* A name for a can-vbus controller (ops_vbus.c). */
+const char *fz_vbus_name(struct fz_draw *d);
 /* An interface index: mostly an existing device's, sometimes a boundary value. */
 int fz_ifindex(struct fz_ctx *c, struct fz_draw *d);
 /* The index of device @name in this thread's netns, 0 if there is none. */
@@ -176,6 +178,8 @@ size_t fz_nl_put(struct fz_nlmsg *m, int type, const void *data, size_t len);
 void fz_nl_end(struct fz_nlmsg *m, size_t nest);
 /* Send on a fresh NETLINK_ROUTE socket; 0 or -errno from the ack. */
 int fz_nl_talk(struct fz_nlmsg *m);
+/* Append one IFLA_CAN_* attribute (ops_link.c): mostly well-formed. */
+void fz_can_attr(struct fz_nlmsg *m, struct fz_draw *d);
 
 /* ---- ops ------------------------------------------------------------ */
 

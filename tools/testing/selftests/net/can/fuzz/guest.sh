@@ -23,7 +23,8 @@ echo 0 > /proc/sys/kernel/panic_on_warn 2>/dev/null
 echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 ulimit -c 0
 
-for m in can can_raw can_bcm can_isotp can_gw vcan vxcan can_dev kvaser_pci pcm3680_pci; do
+for m in can can_raw can_bcm can_isotp can_gw vcan vxcan can_dev kvaser_pci pcm3680_pci \
+	can_vbus; do
 	modprobe "$m" 2>/dev/null
 done
 ip link add dev vcan0 type vcan 2>/dev/null && ip link set vcan0 up

@@ -163,7 +163,7 @@ static void can_bittiming(struct fz_draw *d, struct can_bittiming *bt)
 }
 
 /* One IFLA_CAN_* attribute, mostly well-formed, sometimes of a wrong size. */
-static void can_attr(struct fz_nlmsg *m, struct fz_draw *d)
+void fz_can_attr(struct fz_nlmsg *m, struct fz_draw *d)
 {
 	int type = fz_chance(d, 8) ? (int)fz_below(d, IFLA_CAN_MAX + 3) :
 		   (int)fz_below(d, IFLA_CAN_MAX + 1);
@@ -233,7 +233,7 @@ static long link_can_attrs(struct fz_ctx *c, struct fz_draw *d)
 	fz_nl_put(&m, IFLA_INFO_KIND, "can", 3);
 	data = fz_nl_put(&m, IFLA_INFO_DATA, NULL, 0);
 	for (i = 0; i < n; i++)
-		can_attr(&m, d);
+		fz_can_attr(&m, d);
 	fz_nl_end(&m, data);
 	fz_nl_end(&m, li);
 	fz_trace(c, "RTM_NEWLINK %s with %d IFLA_CAN_* attributes", name, n);

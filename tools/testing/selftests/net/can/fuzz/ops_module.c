@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Module unload and reload (can_raw, can_bcm, can_isotp, vcan, can)
+ * Module unload and reload (can_raw, can_bcm, can_isotp, vcan, can_vbus,
+ * can)
  * while the other workers use them. Unloading fails while a module is in
  * use, which is the common case; it succeeds in the gaps. The kernel's
  * own module requests fail while fuzzing (guest.sh), so only module_load
@@ -17,9 +18,12 @@
 
 #include "fuzz.h"
 
-static const char *const fz_mods[] = { "can_raw", "can_bcm", "can_isotp", "vcan", "can" };
+static const char *const fz_mods[] = {
+	"can_raw", "can_bcm", "can_isotp", "vcan", "can_vbus", "can",
+};
+
 static const char *const fz_files[] = {
-	"can-raw.ko", "can-bcm.ko", "can-isotp.ko", "vcan.ko", "can.ko",
+	"can-raw.ko", "can-bcm.ko", "can-isotp.ko", "vcan.ko", "can-vbus.ko", "can.ko",
 };
 
 static long module_unload(struct fz_ctx *c, struct fz_draw *d)
@@ -40,6 +44,7 @@ int fz_module_open(const char *file)
 	static const char *const dirs[] = {
 		"updates", "kernel/net/can", "kernel/net/can/isotp", "kernel/net/can/gw",
 		"kernel/drivers/net/can", "kernel/drivers/net/can/dev",
+		"kernel/drivers/net/can/vbus",
 	};
 	struct utsname u;
 	char path[256];

@@ -104,6 +104,10 @@ int raw_lock_for_change(struct sock *sk, bool binding);
 void raw_unlock_change(struct sock *sk);
 void raw_rcv(struct sk_buff *oskb, void *data);
 
+/* raw_state.c */
+int raw_get_bus_state(struct sock *sk, char __user *optval,
+		      int __user *optlen, int len);
+
 int raw_setsockopt(struct socket *sock, int level, int optname,
 		   sockptr_t optval, unsigned int optlen);
 int raw_getsockopt(struct socket *sock, int level, int optname,

@@ -283,6 +283,8 @@ int raw_getsockopt(struct socket *sock, int level, int optname,
 	if (optname == CAN_RAW_ERR_FILTER)
 		return raw_put_value(&ro->err_mask, sizeof(ro->err_mask),
 				     optval, optlen, len);
+	if (optname == CAN_RAW_BUS_STATE)
+		return raw_get_bus_state(sock->sk, optval, optlen, len);
 
 	flag = raw_int_option(ro, optname);
 	if (!flag)

@@ -26,4 +26,44 @@ enum {
 	CAN_RAW_XL_FRAMES,	/* int: send and receive CAN XL frames (0) */
 };
 
+/*
+ * Options of this CAN stack that mainline Linux does not have. They are
+ * numbered from CAN_RAW_OWN_OPTIONS on, far above mainline's, so that an
+ * option mainline adds later can never take one of their numbers.
+ */
+#define CAN_RAW_OWN_OPTIONS	0x4000
+
+enum {
+	/* struct can_raw_bus_state of the bound device; get only */
+	CAN_RAW_BUS_STATE = CAN_RAW_OWN_OPTIONS,
+};
+
+/**
+ * struct can_raw_bus_state - what CAN_RAW_BUS_STATE reads
+ * @state: enum can_state (linux/can/netlink.h) of the bound device
+ * @txerr: its controller's transmit error counter, now
+ * @rxerr: its receive error counter, now
+ * @error_warning: how often it entered ERROR-WARNING
+ * @error_passive: how often it entered ERROR-PASSIVE
+ * @bus_off: how often it went BUS-OFF
+ * @restarts: how often it was restarted after bus-off
+ * @bus_errors: bus errors it saw
+ * @arbitration_lost: frames of its that lost arbitration
+ *
+ * A buffer shorter than the structure gets its first bytes; fields are
+ * only ever added at the end. A device without a controller (vcan,
+ * vxcan) reads as ERROR-ACTIVE with every count 0.
+ */
+struct can_raw_bus_state {
+	__u32 state;
+	__u16 txerr;
+	__u16 rxerr;
+	__u32 error_warning;
+	__u32 error_passive;
+	__u32 bus_off;
+	__u32 restarts;
+	__u32 bus_errors;
+	__u32 arbitration_lost;
+};
+
 #endif /* !_UAPI_CAN_RAW_H */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CAN_RAW_BUS_STATE (ours): the state and counters of the bound device,
+ * read by any user: refused on unbound sockets, zeros on vcan, and on a
+ * controller of the virtual bus (can-vbus) the ERROR-PASSIVE of a node
+ * alone, bus-off and restart, as ip -d link shows them.
+ */
+
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/can.h>
+#include <linux/can/netlink.h>
+#include <linux/can/raw.h>
+
+#include "kselftest_harness.h"
+#include "can_test.h"
+
+#define DBG "/sys/kernel/debug"
+#define ADD_LONE_NODE "ip link add dev %s group 31337 type can bitrate 500000 restart-ms 0"
+
+static int get_state(int fd, struct can_raw_bus_state *st, socklen_t *len)
+{
+	return getsockopt(fd, SOL_CAN_RAW, CAN_RAW_BUS_STATE, st, len);
+}
+
+static int sh(const char *fmt, const char *name)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), fmt, name, name, name);
+	return system(cmd);
+}
+
+/* Reads the state until @want or about two seconds have passed. */
+static bool wait_state(int fd, __u32 want, struct can_raw_bus_state *st)
+{
+	socklen_t len;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		len = sizeof(*st);
+		if (!get_state(fd, st, &len) && st->state == want)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+TEST(unbound_and_bound_to_all_are_refused)
+{
+	struct can_raw_bus_state st;
+	socklen_t len = sizeof(st);
+	int fd = ct_raw_socket();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, get_state(fd, &st, &len));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, ct_bind(fd, 0));
+	EXPECT_EQ(-1, get_state(fd, &st, &len));
+	EXPECT_EQ(EINVAL, errno);
+	len = -1;
+	EXPECT_EQ(-1, get_state(fd, &st, &len));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+FIXTURE(vcan) {
+	char name[IFNAMSIZ];
+	int fd;
+};
+
+FIXTURE_SETUP(vcan)
+{
+	ct_ifname(self->name, 's');
+	ASSERT_EQ(0, ct_vcan_create(self->name, CAN_MTU, true));
+	self->fd = ct_raw_open(if_nametoindex(self->name));
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(vcan)
+{
+	close(self->fd);
+	ct_link_del(self->name);
+}
+
+TEST_F(vcan, no_controller_reads_active_and_zero)
+{
+	struct can_raw_bus_state st, zero = {};
+	socklen_t len = sizeof(st) + 8;
+
+	memset(&st, 0xa5, sizeof(st));
+	ASSERT_EQ(0, get_state(self->fd, &st, &len));
+	EXPECT_EQ(sizeof(st), len);
+	EXPECT_EQ(CAN_STATE_ERROR_ACTIVE, st.state);
+	zero.state = st.state;
+	EXPECT_EQ(0, memcmp(&st, &zero, sizeof(st)));
+}
+
+TEST_F(vcan, short_buffer_gets_the_first_bytes)
+{
+	unsigned char buf[sizeof(struct can_raw_bus_state)];
+	socklen_t len = 2;
+
+	memset(buf, 0xa5, sizeof(buf));
+	ASSERT_EQ(0, get_state(self->fd, (void *)buf, &len));
+	EXPECT_EQ(2, len);
+	EXPECT_EQ(0, buf[0]);
+	EXPECT_EQ(0xa5, buf[2]);
+	len = 0;
+	ASSERT_EQ(0, get_state(self->fd, (void *)buf, &len));
+	EXPECT_EQ(0, len);
+}
+
+TEST_F(vcan, deleted_device_is_refused)
+{
+	struct can_raw_bus_state st;
+	socklen_t len = sizeof(st);
+
+	ASSERT_EQ(0, ct_link_del(self->name));
+	EXPECT_EQ(-1, get_state(self->fd, &st, &len));
+	EXPECT_TRUE(errno == EINVAL || errno == ENODEV);
+}
+
+FIXTURE(vbus) {
+	char name[IFNAMSIZ];
+	char peer[IFNAMSIZ];
+	int fd;
+};
+
+FIXTURE_SETUP(vbus)
+{
+	if (access(DBG "/can_vbus", F_OK))
+		system("mount -t debugfs none " DBG " 2>/dev/null");
+	ASSERT_EQ(0, system("modprobe can-vbus"));
+	ct_ifname(self->name, 'b');
+	ct_ifname(self->peer, 'p');
+	/* A group of their own: no other test's node acknowledges. */
+	ASSERT_EQ(0, sh(ADD_LONE_NODE " && ip link set %s up", self->name));
+	self->fd = ct_raw_open(if_nametoindex(self->name));
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(vbus)
+{
+	close(self->fd);
+	ct_link_del(self->peer);
+	ct_link_del(self->name);
+}
+
+/* Any user may read it: it is the socket's own device. */
+TEST_F(vbus, alone_reads_error_passive_as_unprivileged_user)
+{
+	struct can_raw_bus_state st;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, ct_send(self->fd, 0x123, 1));
+	ASSERT_TRUE(wait_state(self->fd, CAN_STATE_ERROR_PASSIVE, &st));
+	EXPECT_EQ(128, st.txerr);
+	EXPECT_EQ(0, st.rxerr);
+	EXPECT_EQ(1, st.error_warning);
+	EXPECT_EQ(1, st.error_passive);
+	EXPECT_EQ(0, st.bus_off);
+	EXPECT_LE(16, st.bus_errors);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct can_raw_bus_state mine;
+		socklen_t len = sizeof(mine);
+		int fd;
+
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		fd = ct_raw_open(if_nametoindex(self->name));
+		if (fd < 0 || get_state(fd, &mine, &len))
+			_exit(3);
+		_exit(mine.state == CAN_STATE_ERROR_PASSIVE && mine.txerr == 128 ? 0 : 4);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(vbus, bus_off_and_restart_are_counted)
+{
+	struct can_raw_bus_state st;
+
+	ASSERT_EQ(0, sh("d=$(echo " DBG "/can_vbus/net*-group31337/%s) && echo bus-off > $d/fault",
+			self->name));
+	ASSERT_TRUE(wait_state(self->fd, CAN_STATE_BUS_OFF, &st));
+	EXPECT_EQ(1, st.bus_off);
+	EXPECT_EQ(0, st.restarts);
+
+	ASSERT_EQ(0, sh("ip link set %s type can restart", self->name));
+	ASSERT_TRUE(wait_state(self->fd, CAN_STATE_ERROR_ACTIVE, &st));
+	EXPECT_EQ(1, st.restarts);
+	EXPECT_EQ(0, st.txerr);
+}
+
+TEST_HARNESS_MAIN

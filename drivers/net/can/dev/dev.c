@@ -8,12 +8,19 @@
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/of.h>
+#include <linux/ratelimit.h>
 #include <linux/rtnetlink.h>
 #include <linux/can/can-ml.h>
 #include <linux/can/core.h>
 #include <linux/can/dev.h>
 
 #include "link_factory.h"
+
+/* A faulty bus goes bus-off and is restarted for as long as it is
+ * faulty: these messages come at most three per ten seconds, from all
+ * devices together, so that a flapping bus cannot flood the log.
+ */
+static DEFINE_RATELIMIT_STATE(can_bus_event_ratelimit, 10 * HZ, 3);
 
 void can_setup(struct net_device *dev)
 {
@@ -60,7 +67,8 @@ static int can_restart(struct net_device *dev)
 	err = priv->do_set_mode(dev, CAN_MODE_START);
 	if (err) {
 		netif_carrier_off(dev);
-		netdev_err(dev, "restart failed: %pe\n", ERR_PTR(err));
+		if (__ratelimit(&can_bus_event_ratelimit))
+			netdev_err(dev, "restart failed: %pe\n", ERR_PTR(err));
 		return err;
 	}
 	netdev_dbg(dev, "restarted after bus-off\n");
@@ -116,8 +124,9 @@ void can_bus_off(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
-	netdev_info(dev, "bus-off%s\n",
-		    priv->restart_ms ? ", restart scheduled" : "");
+	if (__ratelimit(&can_bus_event_ratelimit))
+		netdev_info(dev, "bus-off%s\n",
+			    priv->restart_ms ? ", restart scheduled" : "");
 	netif_carrier_off(dev);
 	if (priv->restart_ms)
 		schedule_delayed_work(&priv->restart_work,

@@ -60,8 +60,10 @@ static bool set_mod(struct sja1000_priv *priv, u8 mod)
 			return true;
 		usleep_range(10, 20);
 	}
-	netdev_err(priv->dev, "controller did not %s reset mode\n",
-		   (mod & MOD_RM) ? "enter" : "leave");
+	/* Each restart after bus-off tries again: keep the log readable. */
+	if (net_ratelimit())
+		netdev_err(priv->dev, "controller did not %s reset mode\n",
+			   (mod & MOD_RM) ? "enter" : "leave");
 	return false;
 }
 

@@ -49,8 +49,10 @@ int mcp251x_set_mode(struct mcp251x_priv *priv, u8 mode)
 		usleep_range(50, 100);
 	} while (time_before(jiffies, deadline));
 
-	netdev_err(priv->net, "chip did not enter mode 0x%02x (CANSTAT 0x%02x)\n",
-		   mode, stat);
+	/* Each restart after bus-off tries again: keep the log readable. */
+	if (net_ratelimit())
+		netdev_err(priv->net, "chip did not enter mode 0x%02x (CANSTAT 0x%02x)\n",
+			   mode, stat);
 	return -ETIMEDOUT;
 }
 

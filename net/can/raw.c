@@ -9,6 +9,7 @@
 
 #include <linux/can.h>
 #include <linux/can/core.h>
+#include <linux/can/error.h>
 #include <linux/can/raw.h>
 #include <linux/can/skb.h>
 #include <linux/if_arp.h>
@@ -87,6 +88,38 @@ static bool raw_takes_frame_type(const struct raw_sock *ro,
 }
 
 /* Receive callback, see can_rx_func_t: softirq context, under RCU. */
+/* An error frame that tells a change of the controller's state:
+ * bus-off, restarted, or a CRTL frame with the state bits of data[1].
+ */
+static bool raw_is_state_change(const struct sk_buff *skb)
+{
+	const struct can_frame *cf = (const struct can_frame *)skb->data;
+	const u8 state_bits = CAN_ERR_CRTL_RX_WARNING | CAN_ERR_CRTL_TX_WARNING |
+			      CAN_ERR_CRTL_RX_PASSIVE | CAN_ERR_CRTL_TX_PASSIVE |
+			      CAN_ERR_CRTL_ACTIVE;
+
+	if (cf->can_id & (CAN_ERR_BUSOFF | CAN_ERR_RESTARTED))
+		return true;
+	return (cf->can_id & CAN_ERR_CRTL) && skb->len >= CAN_MTU &&
+	       (cf->data[1] & state_bits);
+}
+
+/* The subscription also takes the state classes for CAN_RAW_STATE_EVENTS:
+ * of those, only state changes pass unless the error filter asked for
+ * the class.
+ */
+static bool raw_wants_error_frame(const struct raw_sock *ro,
+				  const struct sk_buff *skb)
+{
+	canid_t id = ((const struct can_frame *)skb->data)->can_id;
+
+	if (!can_is_can_skb(skb) || !(id & CAN_ERR_FLAG))
+		return true;
+	if (id & READ_ONCE(ro->asked_err_mask))
+		return true;
+	return READ_ONCE(ro->state_events) && raw_is_state_change(skb);
+}
+
 void raw_rcv(struct sk_buff *oskb, void *data)
 {
 	struct sock *sk = data;
@@ -97,6 +130,8 @@ void raw_rcv(struct sk_buff *oskb, void *data)
 	if (oskb->sk == sk && !READ_ONCE(ro->recv_own_msgs))
 		return;
 	if (!raw_takes_frame_type(ro, oskb))
+		return;
+	if (!raw_wants_error_frame(ro, oskb))
 		return;
 	if (!raw_first_delivery(ro, oskb))
 		return;

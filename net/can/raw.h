@@ -80,6 +80,8 @@ struct raw_sock {
 	int recv_own_msgs;
 	struct can_filter one_filter;
 	can_err_mask_t err_mask;
+	can_err_mask_t asked_err_mask;
+	int state_events;
 	struct raw_last_frame __percpu *last;
 };
 

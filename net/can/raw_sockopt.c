@@ -7,6 +7,7 @@
 
 #include <linux/can.h>
 #include <linux/can/core.h>
+#include <linux/can/error.h>
 #include <linux/can/raw.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -110,13 +111,53 @@ static int raw_set_filter(struct sock *sk, sockptr_t optval,
 	return err;
 }
 
-static int raw_set_err_filter(struct sock *sk, sockptr_t optval,
-			      unsigned int optlen)
+/* The error classes a CAN_RAW_STATE_EVENTS socket subscribes to. */
+#define RAW_STATE_CLASSES (CAN_ERR_CRTL | CAN_ERR_BUSOFF | CAN_ERR_RESTARTED)
+
+/* The error subscription follows the error filter and the state events
+ * switch; @asked or @state_events NULL keeps the current one. A bound
+ * socket subscribes anew before it drops the old subscription, so that
+ * no error frame is missed meanwhile.
+ */
+static int raw_change_errors(struct sock *sk, const can_err_mask_t *asked,
+			     const int *state_events)
 {
 	struct raw_sock *ro = raw_sk(sk);
 	struct net_device *dev = NULL;
+	can_err_mask_t mask, new_asked;
+	int err, new_events;
+
+	err = raw_lock_for_change(sk, false);
+	if (err)
+		return err;
+	new_asked = asked ? *asked : ro->asked_err_mask;
+	new_events = state_events ? *state_events : ro->state_events;
+	mask = new_asked | (new_events ? RAW_STATE_CLASSES : 0);
+	if (ro->bound && mask != ro->err_mask) {
+		dev = raw_bound_dev(sk);
+		if (IS_ERR(dev)) {
+			err = PTR_ERR(dev);
+			goto out;
+		}
+		err = raw_subscribe_errors(sock_net(sk), dev, sk, mask);
+		if (err)
+			goto put_dev;
+		raw_unsubscribe_errors(sock_net(sk), dev, sk, ro->err_mask);
+	}
+	WRITE_ONCE(ro->err_mask, mask);
+	WRITE_ONCE(ro->asked_err_mask, new_asked);
+	WRITE_ONCE(ro->state_events, new_events);
+put_dev:
+	dev_put(dev);
+out:
+	raw_unlock_change(sk);
+	return err;
+}
+
+static int raw_set_err_filter(struct sock *sk, sockptr_t optval,
+			      unsigned int optlen)
+{
 	can_err_mask_t err_mask;
-	int err = 0;
 
 	if (optlen != sizeof(err_mask))
 		return -EINVAL;
@@ -124,27 +165,19 @@ static int raw_set_err_filter(struct sock *sk, sockptr_t optval,
 		return -EFAULT;
 	/* Only the class bits mean anything in an error filter. */
 	err_mask = err_mask & CAN_ERR_MASK;
+	return raw_change_errors(sk, &err_mask, NULL);
+}
 
-	err = raw_lock_for_change(sk, false);
+static int raw_set_state_events(struct sock *sk, sockptr_t optval,
+				unsigned int optlen)
+{
+	int val, err;
+
+	err = raw_copy_int(optval, optlen, &val);
 	if (err)
 		return err;
-	if (ro->bound) {
-		dev = raw_bound_dev(sk);
-		if (IS_ERR(dev)) {
-			err = PTR_ERR(dev);
-			goto out;
-		}
-		err = raw_subscribe_errors(sock_net(sk), dev, sk, err_mask);
-		if (err)
-			goto put_dev;
-		raw_unsubscribe_errors(sock_net(sk), dev, sk, ro->err_mask);
-	}
-	WRITE_ONCE(ro->err_mask, err_mask);
-put_dev:
-	dev_put(dev);
-out:
-	raw_unlock_change(sk);
-	return err;
+	val = !!val;
+	return raw_change_errors(sk, NULL, &val);
 }
 
 /* Options that are a plain int flag of the socket. */
@@ -201,6 +234,8 @@ int raw_setsockopt(struct socket *sock, int level, int optname,
 		return raw_set_filter(sk, optval, optlen);
 	case CAN_RAW_ERR_FILTER:
 		return raw_set_err_filter(sk, optval, optlen);
+	case CAN_RAW_STATE_EVENTS:
+		return raw_set_state_events(sk, optval, optlen);
 	}
 	if (raw_int_option(raw_sk(sk), optname))
 		return raw_set_flag(sk, optname, optval, optlen);
@@ -281,7 +316,12 @@ int raw_getsockopt(struct socket *sock, int level, int optname,
 	if (optname == CAN_RAW_FILTER)
 		return raw_get_filter(sock->sk, optval, optlen, len);
 	if (optname == CAN_RAW_ERR_FILTER)
-		return raw_put_value(&ro->err_mask, sizeof(ro->err_mask),
+		return raw_put_value(&ro->asked_err_mask,
+				     sizeof(ro->asked_err_mask),
+				     optval, optlen, len);
+	if (optname == CAN_RAW_STATE_EVENTS)
+		return raw_put_value(&ro->state_events,
+				     sizeof(ro->state_events),
 				     optval, optlen, len);
 	if (optname == CAN_RAW_BUS_STATE)
 		return raw_get_bus_state(sock->sk, optval, optlen, len);

@@ -36,6 +36,8 @@ enum {
 enum {
 	/* struct can_raw_bus_state of the bound device; get only */
 	CAN_RAW_BUS_STATE = CAN_RAW_OWN_OPTIONS,
+	/* int: the device's state changes arrive as error frames (0) */
+	CAN_RAW_STATE_EVENTS,
 };
 
 /**

@@ -4,6 +4,8 @@
  * read by any user: refused on unbound sockets, zeros on vcan, and on a
  * controller of the virtual bus (can-vbus) the ERROR-PASSIVE of a node
  * alone, bus-off and restart, as ip -d link shows them.
+ * CAN_RAW_STATE_EVENTS (ours): each state change as an error frame,
+ * without an error filter, and nothing else.
  */
 
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include "can_test.h"
 
 #define DBG "/sys/kernel/debug"
+#define BERR_ON "ip link set %s down && ip link set %s type can berr-reporting on && ip link set %s up"
 #define ADD_LONE_NODE "ip link add dev %s group 31337 type can bitrate 500000 restart-ms 0"
 
 static int get_state(int fd, struct can_raw_bus_state *st, socklen_t *len)
@@ -201,6 +204,80 @@ TEST_F(vbus, bus_off_and_restart_are_counted)
 	ASSERT_TRUE(wait_state(self->fd, CAN_STATE_ERROR_ACTIVE, &st));
 	EXPECT_EQ(1, st.restarts);
 	EXPECT_EQ(0, st.txerr);
+}
+
+TEST(state_events_is_a_flag_default_off)
+{
+	int fd = ct_raw_socket(), val = -1;
+	socklen_t len = sizeof(val);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, getsockopt(fd, SOL_CAN_RAW, CAN_RAW_STATE_EVENTS, &val, &len));
+	EXPECT_EQ(0, val);
+	ASSERT_EQ(0, ct_setopt_int(fd, CAN_RAW_STATE_EVENTS, 5));
+	ASSERT_EQ(0, getsockopt(fd, SOL_CAN_RAW, CAN_RAW_STATE_EVENTS, &val, &len));
+	EXPECT_EQ(1, val);
+	EXPECT_EQ(-1, setsockopt(fd, SOL_CAN_RAW, CAN_RAW_STATE_EVENTS, &val, 2));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, setsockopt(fd, SOL_CAN_RAW, CAN_RAW_BUS_STATE, &val, sizeof(val)));
+	EXPECT_EQ(ENOPROTOOPT, errno);
+	close(fd);
+}
+
+/* The next error frame within @ms, or 0. */
+static canid_t next_error(int fd, struct can_frame *cf, int ms)
+{
+	int flags;
+
+	if (ct_recv(fd, cf, sizeof(*cf), ms, &flags, NULL) != sizeof(*cf))
+		return 0;
+	return cf->can_id;
+}
+
+/* With berr-reporting on, the ACK errors of a lone node come as error
+ * frames too: a state events socket sees only the two state changes.
+ */
+TEST_F(vbus, state_events_arrive_without_error_filter)
+{
+	struct can_frame cf;
+	int events, quiet, tx;
+	canid_t id;
+
+	/* Sockets bound before a down would report ENETDOWN first. */
+	ASSERT_EQ(0, sh(BERR_ON, self->name));
+	events = ct_raw_open(if_nametoindex(self->name));
+	quiet = ct_raw_open(if_nametoindex(self->name));
+	tx = ct_raw_open(if_nametoindex(self->name));
+	ASSERT_LE(0, events);
+	ASSERT_LE(0, quiet);
+	ASSERT_LE(0, tx);
+	ASSERT_EQ(0, ct_set_filters(events, NULL, 0));
+	ASSERT_EQ(0, ct_setopt_int(events, CAN_RAW_STATE_EVENTS, 1));
+	ASSERT_EQ(0, ct_set_filters(quiet, NULL, 0));
+
+	ASSERT_EQ(0, ct_send(tx, 0x123, 1));
+	id = next_error(events, &cf, 2000);
+	ASSERT_TRUE(id & CAN_ERR_CRTL);
+	EXPECT_EQ(CAN_ERR_CRTL_TX_WARNING, cf.data[1]);
+	EXPECT_EQ(96, cf.data[6]);
+	id = next_error(events, &cf, 2000);
+	ASSERT_TRUE(id & CAN_ERR_CRTL);
+	EXPECT_EQ(CAN_ERR_CRTL_TX_PASSIVE, cf.data[1]);
+	EXPECT_EQ(128, cf.data[6]);
+	EXPECT_EQ(0, next_error(events, &cf, 300));
+
+	ASSERT_EQ(0, sh("d=$(echo " DBG "/can_vbus/net*-group31337/%s) && echo bus-off > $d/fault",
+			self->name));
+	id = next_error(events, &cf, 2000);
+	EXPECT_TRUE(id & CAN_ERR_BUSOFF);
+	ASSERT_EQ(0, sh("ip link set %s type can restart", self->name));
+	id = next_error(events, &cf, 2000);
+	EXPECT_TRUE(id & CAN_ERR_RESTARTED);
+
+	EXPECT_TRUE(ct_is_quiet(quiet));
+	close(events);
+	close(quiet);
+	close(tx);
 }
 
 TEST_HARNESS_MAIN

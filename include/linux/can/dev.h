@@ -127,6 +127,10 @@ struct can_priv {
 
 	unsigned int echo_skb_max;
 	struct sk_buff **echo_skb;
+
+	/* Ours: the back-off of automatic restarts (dev.c) */
+	unsigned int restart_delay_ms;
+	unsigned long restarted_at;
 };
 
 /* dev.c */

@@ -22,6 +22,17 @@
  */
 static DEFINE_RATELIMIT_STATE(can_bus_event_ratelimit, 10 * HZ, 3);
 
+/* Recovery policy (ours; both 0 is mainline's behaviour). */
+static unsigned int restart_ms;
+module_param(restart_ms, uint, 0644);
+MODULE_PARM_DESC(restart_ms,
+		 "restart-ms of new devices, 0 for manual restart (default 0)");
+
+static unsigned int restart_backoff_ms;
+module_param(restart_backoff_ms, uint, 0644);
+MODULE_PARM_DESC(restart_backoff_ms,
+		 "double the automatic restart delay for each bus-off within this many ms of the last restart, up to it; 0 for off (default 0)");
+
 void can_setup(struct net_device *dev)
 {
 	dev->type = ARPHRD_CAN;
@@ -63,6 +74,7 @@ static int can_restart(struct net_device *dev)
 	}
 
 	priv->can_stats.restarts++;
+	priv->restarted_at = jiffies;
 	netif_carrier_on(dev);
 	err = priv->do_set_mode(dev, CAN_MODE_START);
 	if (err) {
@@ -110,6 +122,26 @@ int can_restart_now(struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(can_restart_now);
 
+/* How long to wait before an automatic restart. With restart_backoff_ms
+ * set, a bus-off that comes less than that long after the last restart
+ * doubles the wait (up to restart_backoff_ms): a shorted bus is tried
+ * ever less often. A device that stayed on the bus that long starts
+ * again at its restart-ms. The driver serialises calls (can_bus_off()).
+ */
+static unsigned int can_restart_delay(struct can_priv *priv)
+{
+	unsigned int cap = READ_ONCE(restart_backoff_ms);
+	unsigned int base = priv->restart_ms;
+
+	if (cap <= base || !priv->restart_delay_ms ||
+	    time_after_eq(jiffies, priv->restarted_at + msecs_to_jiffies(cap)))
+		priv->restart_delay_ms = base;
+	else
+		priv->restart_delay_ms = priv->restart_delay_ms > cap / 2 ?
+					 cap : 2 * priv->restart_delay_ms;
+	return priv->restart_delay_ms;
+}
+
 /**
  * can_bus_off() - the controller went bus-off
  * @dev: the device
@@ -130,7 +162,7 @@ void can_bus_off(struct net_device *dev)
 	netif_carrier_off(dev);
 	if (priv->restart_ms)
 		schedule_delayed_work(&priv->restart_work,
-				      msecs_to_jiffies(priv->restart_ms));
+				      msecs_to_jiffies(can_restart_delay(priv)));
 }
 EXPORT_SYMBOL_GPL(can_bus_off);
 
@@ -240,6 +272,7 @@ void can_init_priv(struct net_device *dev, struct can_ml_priv *ml,
 	priv->echo_skb_max = echo_skb_max;
 	priv->echo_skb = echo_skb;
 	priv->state = CAN_STATE_STOPPED;
+	priv->restart_ms = min_t(unsigned int, READ_ONCE(restart_ms), INT_MAX);
 	INIT_DELAYED_WORK(&priv->restart_work, can_restart_work);
 }
 

@@ -450,3 +450,192 @@ lib_cleanup() {
 	rm -rf "$CAN_TMP"
 }
 trap lib_cleanup EXIT
+
+# The virtual CAN bus of can-vbus (can_vbus.sh, can_vbus_faults.sh).
+
+VBUS_DEBUGFS=/sys/kernel/debug/can_vbus
+
+# vbus_setup: load can-vbus (unloaded at exit) and mount debugfs.
+vbus_setup() {
+	modprobe can-vbus || return 1
+	can_unload_at_exit can_vbus
+	[ -d /sys/kernel/debug/can_vbus ] ||
+		mount -t debugfs none /sys/kernel/debug 2> /dev/null
+	[ -d "$VBUS_DEBUGFS" ]
+}
+
+# vbus_add NAME [ip link add options, then "type can" options]: a node,
+# deleted at exit; "vbus_add a0 group 7 -- bitrate 500000 ..." puts the
+# options before "--" ahead of "type can".
+vbus_add() {
+	local name=$1 pre=()
+
+	shift
+	if [[ " $* " == *" -- "* ]]; then
+		while [ "$1" != "--" ]; do
+			pre+=("$1")
+			shift
+		done
+		shift
+	fi
+	ip link add dev "$name" "${pre[@]}" type can "$@" || return 1
+	CAN_LINKS+=("$name")
+}
+
+# vbus_up NAME [type can options]: vbus_add, then up and ready.
+vbus_up() {
+	vbus_add "$@" || return 1
+	ip link set "$1" up && link_ready "$1"
+}
+
+# vbus_node_dir DEV: the node's debugfs directory (DEV is up).
+vbus_node_dir() {
+	local d
+
+	for d in "$VBUS_DEBUGFS"/*/"$1"; do
+		[ -d "$d" ] && { echo "$d"; return 0; }
+	done
+	return 1
+}
+
+# vbus_bus_dir DEV: the debugfs directory of DEV's bus.
+vbus_bus_dir() {
+	local d
+
+	d=$(vbus_node_dir "$1") || return 1
+	dirname "$d"
+}
+
+# vbus_counters DEV: "STATE TEC REC" from debugfs, as ip would print the
+# state ("ERROR-PASSIVE").
+vbus_counters() {
+	local d
+
+	d=$(vbus_node_dir "$1") || return 1
+	awk '$1 == "state" { s = toupper($2) } $1 == "tec" { t = $2 }
+	     $1 == "rec" { r = $2 } END { print s, t, r }' "$d/counters"
+}
+
+# vbus_ip_counters DEV: "STATE TEC REC" from ip -d link.
+vbus_ip_counters() {
+	ip -d link show "$1" | sed -nE \
+		's/.* state ([A-Z-]+) \(berr-counter tx ([0-9]+) rx ([0-9]+)\).*/\1 \2 \3/p'
+}
+
+# vbus_expect DEV "STATE TEC REC": ip and debugfs agree and show that
+# (TEC and REC may be "*" for any).
+vbus_expect() {
+	local ipc dbg
+
+	ipc=$(vbus_ip_counters "$1")
+	dbg=$(vbus_counters "$1")
+	log "$1: ip $ipc, debugfs $dbg"
+	[ "$ipc" = "$dbg" ] || { fail "$1: ip says $ipc, debugfs $dbg"; return 1; }
+	# shellcheck disable=SC2053
+	[[ $ipc == $2 ]] || { fail "$1: want $2, have $ipc"; return 1; }
+}
+
+# vbus_fault DEV|BUSDIR COMMAND: write a fault command to the node's (DEV)
+# or the bus's (a debugfs bus directory) fault file.
+vbus_fault() {
+	local f
+
+	if [ -d "$1" ]; then
+		f=$1/fault
+	else
+		f=$(vbus_node_dir "$1")/fault
+	fi
+	echo "$2" > "$f"
+}
+
+# vbus_err_frames FILE DEV: the error frames of DEV in a candump -L log,
+# one a line: "CLASS D0 D1 ... D7" in hex (CLASS without CAN_ERR_FLAG).
+vbus_err_frames() {
+	local ts dev frame id data
+
+	while read -r ts dev frame; do
+		[ "$dev" = "$2" ] || continue
+		id=${frame%%#*}
+		data=${frame#*#}
+		[ ${#id} -eq 8 ] && (( 0x$id & 0x20000000 )) || continue
+		printf '%03X' $((0x$id & 0x1fffffff))
+		while [ ${#data} -ge 2 ]; do
+			printf ' %s' "${data:0:2}"
+			data=${data:2}
+		done
+		echo
+	done < "$1"
+}
+
+# vbus_states FILE DEV: the state changes DEV reported in a candump -L
+# log, in order: warning passive active bus-off restarted.
+vbus_states() {
+	local class d0 d1 rest out=()
+
+	while read -r class d0 d1 rest; do
+		(( 0x$class & 0x040 )) && out+=(bus-off)
+		(( 0x$class & 0x100 )) && out+=(restarted)
+		(( 0x$class & 0x004 )) || continue
+		if (( 0x$d1 & 0x40 )); then
+			out+=(active)
+		elif (( 0x$d1 & 0x30 )); then
+			out+=(passive)
+		elif (( 0x$d1 & 0x0c )); then
+			out+=(warning)
+		fi
+	done < <(vbus_err_frames "$1" "$2")
+	echo "${out[*]}"
+}
+
+# vbus_bus_errors FILE DEV: DEV's bus errors in a candump -L log, one
+# word each: KIND:TEC/REC with KIND ack, bit, form or stuff ("tx-" in
+# front for the sender), the counters from CAN_ERR_CNT.
+vbus_bus_errors() {
+	local class d0 d1 d2 d3 d4 d5 d6 d7 kind out=()
+
+	while read -r class d0 d1 d2 d3 d4 d5 d6 d7; do
+		(( 0x$class & 0x080 )) || continue
+		if (( 0x$class & 0x020 )); then
+			kind=ack
+		elif (( 0x$d2 & 0x01 )); then
+			kind=bit
+		elif (( 0x$d2 & 0x02 )); then
+			kind=form
+		elif (( 0x$d2 & 0x04 )); then
+			kind=stuff
+		else
+			kind=other
+		fi
+		(( 0x$d2 & 0x80 )) && kind=tx-$kind
+		out+=("$kind:$((0x$d6))/$((0x$d7))")
+	done < <(vbus_err_frames "$1" "$2")
+	echo "${out[*]}"
+}
+
+# vbus_errdump_start DEV...: candump -L of data and error frames of the
+# devices into $CAN_TMP/err; vbus_errdump_stop ends it.
+vbus_errdump_start() {
+	local args=() d
+
+	for d in "$@"; do
+		args+=("$d,0:0,#FFFFFFFF")
+	done
+	timeout 60 candump -L -r 8000000 "${args[@]}" > "$CAN_TMP/err" 2>&1 &
+	VBUS_DUMP_PID=$!
+	for d in "$@"; do
+		wait_until 10 has_rx_entry "$d" || { fail "candump did not bind"; return 1; }
+	done
+}
+
+# vbus_data_frames FILE DEV: how many data frames DEV received in a
+# candump -L log.
+vbus_data_frames() {
+	awk -v d="$2" '$2 == d && !($3 ~ /^[2-3][0-9A-F]{7}#/) { n++ } END { print n + 0 }' "$1"
+}
+
+vbus_errdump_stop() {
+	sleep 0.2
+	kill "$VBUS_DUMP_PID" 2> /dev/null
+	wait "$VBUS_DUMP_PID" 2> /dev/null
+	return 0
+}

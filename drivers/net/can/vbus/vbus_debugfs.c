@@ -132,7 +132,8 @@ static int node_counters_show(struct seq_file *m, void *v)
 	unsigned int tec, rec, state;
 
 	spin_lock_bh(&node->bus->lock);
-	tec = node->tec;
+	/* as do_get_berr_counter() and the error frames give it */
+	tec = min(node->tec, VBUS_COUNTER_MAX);
 	rec = node->rec;
 	state = vbus_node_state(node);
 	spin_unlock_bh(&node->bus->lock);

@@ -548,68 +548,61 @@ vbus_fault() {
 	echo "$2" > "$f"
 }
 
-# vbus_err_frames FILE DEV: the error frames of DEV in a candump -L log,
-# one a line: "CLASS D0 D1 ... D7" in hex (CLASS without CAN_ERR_FLAG).
-vbus_err_frames() {
-	local ts dev frame id data
-
-	while read -r ts dev frame; do
-		[ "$dev" = "$2" ] || continue
-		id=${frame%%#*}
-		data=${frame#*#}
-		[ ${#id} -eq 8 ] && (( 0x$id & 0x20000000 )) || continue
-		printf '%03X' $((0x$id & 0x1fffffff))
-		while [ ${#data} -ge 2 ]; do
-			printf ' %s' "${data:0:2}"
-			data=${data:2}
-		done
-		echo
-	done < "$1"
+# vbus_err_awk FILE DEV PROGRAM: run the awk PROGRAM on DEV's error
+# frames in a candump -L log, with c (the class, CAN_ERR_FLAG off) and
+# d[0..7] in numbers, and bit(x, n) to test bits.
+vbus_err_awk() {
+	awk -v dev="$2" '
+	function hex(s,  i, n) {
+		n = 0
+		for (i = 1; i <= length(s); i++)
+			n = n * 16 + index("0123456789ABCDEF", substr(s, i, 1)) - 1
+		return n
+	}
+	function bit(x, n) { return int(x / 2 ^ n) % 2 }
+	{ split($3, f, "#") }
+	$2 != dev || length(f[1]) != 8 || f[1] !~ /^[23]/ { next }
+	{
+		c = hex(f[1]) % 536870912
+		for (i = 0; i < 8; i++)
+			d[i] = hex(substr(f[2], 2 * i + 1, 2))
+	}
+	'"$3" "$1"
 }
 
 # vbus_states FILE DEV: the state changes DEV reported in a candump -L
 # log, in order: warning passive active bus-off restarted.
 vbus_states() {
-	local class d0 d1 rest out=()
-
-	while read -r class d0 d1 rest; do
-		(( 0x$class & 0x040 )) && out+=(bus-off)
-		(( 0x$class & 0x100 )) && out+=(restarted)
-		(( 0x$class & 0x004 )) || continue
-		if (( 0x$d1 & 0x40 )); then
-			out+=(active)
-		elif (( 0x$d1 & 0x30 )); then
-			out+=(passive)
-		elif (( 0x$d1 & 0x0c )); then
-			out+=(warning)
-		fi
-	done < <(vbus_err_frames "$1" "$2")
-	echo "${out[*]}"
+	vbus_err_awk "$1" "$2" '
+	bit(c, 6) { s = s " bus-off" }
+	bit(c, 8) { s = s " restarted" }
+	bit(c, 2) && bit(d[1], 6) { s = s " active"; next }
+	bit(c, 2) && (bit(d[1], 4) || bit(d[1], 5)) { s = s " passive"; next }
+	bit(c, 2) && (bit(d[1], 2) || bit(d[1], 3)) { s = s " warning" }
+	END { print substr(s, 2) }'
 }
 
 # vbus_bus_errors FILE DEV: DEV's bus errors in a candump -L log, one
 # word each: KIND:TEC/REC with KIND ack, bit, form or stuff ("tx-" in
 # front for the sender), the counters from CAN_ERR_CNT.
 vbus_bus_errors() {
-	local class d0 d1 d2 d3 d4 d5 d6 d7 kind out=()
-
-	while read -r class d0 d1 d2 d3 d4 d5 d6 d7; do
-		(( 0x$class & 0x080 )) || continue
-		if (( 0x$class & 0x020 )); then
-			kind=ack
-		elif (( 0x$d2 & 0x01 )); then
-			kind=bit
-		elif (( 0x$d2 & 0x02 )); then
-			kind=form
-		elif (( 0x$d2 & 0x04 )); then
-			kind=stuff
-		else
-			kind=other
-		fi
-		(( 0x$d2 & 0x80 )) && kind=tx-$kind
-		out+=("$kind:$((0x$d6))/$((0x$d7))")
-	done < <(vbus_err_frames "$1" "$2")
-	echo "${out[*]}"
+	vbus_err_awk "$1" "$2" '
+	!bit(c, 7) { next }
+	{
+		k = "other"
+		if (bit(c, 5))
+			k = "ack"
+		else if (bit(d[2], 0))
+			k = "bit"
+		else if (bit(d[2], 1))
+			k = "form"
+		else if (bit(d[2], 2))
+			k = "stuff"
+		if (bit(d[2], 7))
+			k = "tx-" k
+		s = s " " k ":" d[6] "/" d[7]
+	}
+	END { print substr(s, 2) }'
 }
 
 # vbus_errdump_start DEV...: candump -L of data and error frames of the
@@ -630,7 +623,9 @@ vbus_errdump_start() {
 # vbus_data_frames FILE DEV: how many data frames DEV received in a
 # candump -L log.
 vbus_data_frames() {
-	awk -v d="$2" '$2 == d && !($3 ~ /^[2-3][0-9A-F]{7}#/) { n++ } END { print n + 0 }' "$1"
+	awk -v d="$2" '{ split($3, f, "#") }
+	$2 == d && !(length(f[1]) == 8 && f[1] ~ /^[23]/) { n++ }
+	END { print n + 0 }' "$1"
 }
 
 vbus_errdump_stop() {

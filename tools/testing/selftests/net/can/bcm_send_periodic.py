@@ -85,7 +85,7 @@ def one_second_of_10ms_period(tx, rx, arbitration_id):
 
 
 # Under TCG a host that takes the guest's CPU away for a few ms empties
-# slots the guest cannot tell from lost ones; the second second decides.
+# slots the guest cannot tell from lost ones; the following second decides.
 # A BCM that loses its grid fails both.
 def test_period_of_10ms_gives_100_frames_per_second(tx, rx):
     ok, first = one_second_of_10ms_period(tx, rx, 0x101)

@@ -215,7 +215,7 @@ static void *racing_send_thread(void *arg)
 		int err = it_send(r->s, msg, sizeof(msg));
 
 		if (!err)
-			r->sent++;
+			__atomic_add_fetch(&r->sent, 1, __ATOMIC_RELAXED);
 		else if (err == -EINVAL)
 			r->einval++;
 		/* unbound, or the device went: what a rebind may cause */
@@ -262,6 +262,11 @@ TEST_F(life, rebinding_between_classic_and_fd_never_fails_a_send)
 	strcpy(names[0], self->ifname);
 	ASSERT_EQ(0, it_bind(r.s, self->ifindex, IT_RX_ID, IT_TX_ID));
 	ASSERT_EQ(0, pthread_create(&t, NULL, racing_send_thread, &r));
+	/* The sender gets going first: on one CPU the loop below may
+	 * otherwise finish before it ever runs.
+	 */
+	for (i = 0; i < 2000 && !__atomic_load_n(&r.sent, __ATOMIC_RELAXED); i++)
+		usleep(1000);
 
 	for (i = 1; i <= REBINDS; i++) {
 		char *now = names[i % 2], *before = names[(i + 1) % 2];

@@ -222,7 +222,8 @@ utils_run() {
 
 	shift 3
 	t0=$(date +%s%N)
-	timeout 30 candump -L -n "$n" ut1 > "$CAN_TMP/ut" 2>&1 &
+	# A big receive buffer: a slow guest must not drop frames in candump.
+	timeout 30 candump -r $((8 << 20)) -L -n "$n" ut1 > "$CAN_TMP/ut" 2>&1 &
 	local pid=$!
 	wait_until 10 has_rx_entry ut1 || { fail "candump did not bind"; return 1; }
 	# shellcheck disable=SC2086

@@ -113,11 +113,14 @@ static bool raw_wants_error_frame(const struct raw_sock *ro,
 {
 	canid_t id = ((const struct can_frame *)skb->data)->can_id;
 
+	/* Without the option the subscriptions are mainline's: take all. */
+	if (!READ_ONCE(ro->state_events))
+		return true;
 	if (!can_is_can_skb(skb) || !(id & CAN_ERR_FLAG))
 		return true;
 	if (id & READ_ONCE(ro->asked_err_mask))
 		return true;
-	return READ_ONCE(ro->state_events) && raw_is_state_change(skb);
+	return raw_is_state_change(skb);
 }
 
 void raw_rcv(struct sk_buff *oskb, void *data)

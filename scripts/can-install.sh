@@ -349,13 +349,13 @@ file_build_id() {
 	readelf -n "$1" 2>/dev/null | awk '/Build ID:/ { print $3; exit }'
 }
 
-# Ours is loaded if it exports can_stack_core_v1 (every core of ours since
-# that symbol came), or if it is one of FILE...: by GNU build ID, which the
-# kernel shows for a loaded module (our modules have no srcversion).
+# Ours is loaded if it exports can_stack_core_v<N> (every core of ours
+# since that symbol came; N follows the layout of struct can_ml_priv), or
+# if it is one of FILE...: by GNU build ID, which the kernel shows for a loaded module (our modules have no srcversion).
 our_core_is_loaded() {
 	local note f id
 
-	awk '$4 == "[can]" && ($3 == "can_stack_core_v1" || $3 == "__ksymtab_can_stack_core_v1") {
+	awk '$4 == "[can]" && $3 ~ /^(__ksymtab_)?can_stack_core_v[0-9]+$/ {
 		found = 1; exit } END { exit !found }' /proc/kallsyms && return 0
 	note=$(od -An -tx1 -v /sys/module/can/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
 	[ -n "$note" ] || return 1

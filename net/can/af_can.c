@@ -19,6 +19,7 @@
 #include <linux/spinlock.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <net/sch_generic.h>
 #include <net/sock.h>
 
 #include "af_can.h"
@@ -74,8 +75,8 @@ struct can_rx_table *can_dev_rx_table(struct net_device *dev)
 }
 
 /* See can-ml.h: the symbol that ties the drivers to this core. */
-const size_t can_stack_core_v1 = sizeof(struct can_ml_priv);
-EXPORT_SYMBOL(can_stack_core_v1);
+const size_t can_stack_core_v2 = sizeof(struct can_ml_priv);
+EXPORT_SYMBOL(can_stack_core_v2);
 
 /* Writers are serialised by RTNL. A table is taken out under its
  * namespace's rx_lock as well: can_rx_register() finds the table and
@@ -673,6 +674,200 @@ free_skb:
 }
 EXPORT_SYMBOL(can_send);
 
+/* ---- waiting for room in a device's TX queue (CAN_RAW_TX_WAIT) ---- */
+
+/* A sleeper looks again this often even if nothing woke it: a driver
+ * may let its queue run again on a path that does not report it.
+ */
+#define CAN_TX_RECHECK	(HZ / 10)
+
+/**
+ * can_tx_room() - tell those waiting to send on @dev that room may have come
+ * @dev: a CAN device, or any device (then nothing happens)
+ *
+ * The device layer calls it whenever a frame leaves the controller's TX
+ * slots (sent, dropped or flushed) and after a restart, the core when
+ * the device goes down or away. Room in the queue discipline appears
+ * only when the NET_TX softirq has moved the next frame to the driver,
+ * which may be after this call: a woken writer that still finds no room
+ * waits for the next call.
+ *
+ * Context: any context that may take a spinlock_t (the TX-done interrupt
+ * or its thread, softirq, process); no lock of the waiters held.
+ */
+void can_tx_room(struct net_device *dev)
+{
+	struct can_ml_priv *ml = can_get_ml_priv(dev);
+
+	if (!ml)
+		return;
+	atomic_inc(&ml->tx_room_seq);
+	/* Its full barrier orders the increment before the sleeper check,
+	 * pairing with the one in prepare_to_wait() of the sleeper.
+	 */
+	if (wq_has_sleeper(&ml->tx_wait))
+		wake_up(&ml->tx_wait);
+}
+EXPORT_SYMBOL_GPL(can_tx_room);
+
+/**
+ * can_tx_room_seq() - the count of can_tx_room() calls for @dev so far
+ * @dev: the device a frame is about to be sent on
+ *
+ * Read it before the attempt; can_tx_wait() then returns at once if
+ * room was reported in between, so that no report is lost.
+ *
+ * Context: any.
+ * Return: an opaque count; 0 for a device that is not CAN.
+ */
+unsigned int can_tx_room_seq(struct net_device *dev)
+{
+	struct can_ml_priv *ml = can_get_ml_priv(dev);
+
+	return ml ? atomic_read(&ml->tx_room_seq) : 0;
+}
+EXPORT_SYMBOL_GPL(can_tx_room_seq);
+
+/**
+ * can_tx_has_room() - whether a frame sent on @dev now would be queued
+ * @dev: the device
+ *
+ * With a queue discipline: it holds fewer frames than the device's
+ * txqueuelen, the limit of the default ones (pfifo_fast counts every
+ * band, so each band has room then). Without one: the driver's queue
+ * runs. Another writer may take the room first.
+ *
+ * Context: process or softirq, no lock needed.
+ * Return: true if there is room.
+ */
+bool can_tx_has_room(struct net_device *dev)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
+	struct Qdisc *q;
+	bool room;
+
+	rcu_read_lock_bh();
+	q = rcu_dereference_bh(txq->qdisc);
+	if (q->enqueue)
+		room = qdisc_qlen_sum(q) < READ_ONCE(dev->tx_queue_len);
+	else
+		room = !netif_tx_queue_stopped(txq);
+	rcu_read_unlock_bh();
+	return room;
+}
+EXPORT_SYMBOL_GPL(can_tx_has_room);
+
+static bool can_dev_usable(struct net_device *dev)
+{
+	return netif_running(dev) &&
+	       READ_ONCE(dev->reg_state) == NETREG_REGISTERED;
+}
+
+static bool can_tx_woken(struct net_device *dev, struct can_ml_priv *ml,
+			 unsigned int seq)
+{
+	return atomic_read(&ml->tx_room_seq) != seq || !can_dev_usable(dev);
+}
+
+/* The device stopped or is going away. Unregistering closes it first,
+ * under RTNL; once we hold RTNL that is over and the state tells which.
+ */
+static int can_tx_dev_error(struct net_device *dev)
+{
+	int err;
+
+	rtnl_lock();
+	err = dev->reg_state == NETREG_REGISTERED ? -ENETDOWN : -ENODEV;
+	rtnl_unlock();
+	return err;
+}
+
+/**
+ * can_tx_wait() - sleep until @dev reports room, or goes down or away
+ * @dev: the device, held by the caller (dev_hold()) for the whole wait
+ * @seq: can_tx_room_seq() as read before the attempt that found no room
+ * @timeo: the time left to wait in jiffies (MAX_SCHEDULE_TIMEOUT for no
+ *	limit), reduced by the time slept
+ *
+ * Returns when can_tx_room() was called since @seq was read, or after
+ * a short recheck interval: the caller tries again then, and calls this
+ * again if there is still no room.
+ *
+ * Context: process, no locks held. May sleep; takes RTNL if the device
+ * stopped.
+ * Return: 0 to try again; -EAGAIN when *@timeo is 0; -ERESTARTSYS on a
+ * signal; -ENETDOWN if the device went down; -ENODEV if it is going
+ * away (or is not a CAN device).
+ */
+int can_tx_wait(struct net_device *dev, unsigned int seq, long *timeo)
+{
+	struct can_ml_priv *ml = can_get_ml_priv(dev);
+	long slice, left;
+
+	might_sleep();
+	if (!ml)
+		return -ENODEV;
+	if (!*timeo)
+		return -EAGAIN;
+	slice = min_t(long, *timeo, CAN_TX_RECHECK);
+	left = wait_event_interruptible_timeout(ml->tx_wait,
+						can_tx_woken(dev, ml, seq),
+						slice);
+	if (left < 0)
+		return left;
+	if (*timeo != MAX_SCHEDULE_TIMEOUT)
+		*timeo -= slice - left;
+	if (!can_dev_usable(dev))
+		return can_tx_dev_error(dev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(can_tx_wait);
+
+/**
+ * can_tx_poll_add() - have @entry woken with the writers of @dev
+ * @dev: a CAN device
+ * @entry: a wait entry whose function wakes the poller, not queued
+ *	anywhere else; queued only once however often this is called
+ *
+ * The caller removes the entry with can_tx_poll_del() before @dev is
+ * unregistered and before the entry is freed.
+ *
+ * Context: any; takes the wait queue's lock with interrupts off.
+ */
+void can_tx_poll_add(struct net_device *dev, struct wait_queue_entry *entry)
+{
+	struct can_ml_priv *ml = can_get_ml_priv(dev);
+	unsigned long flags;
+
+	if (!ml)
+		return;
+	spin_lock_irqsave(&ml->tx_wait.lock, flags);
+	if (list_empty(&entry->entry))
+		__add_wait_queue(&ml->tx_wait, entry);
+	spin_unlock_irqrestore(&ml->tx_wait.lock, flags);
+}
+EXPORT_SYMBOL_GPL(can_tx_poll_add);
+
+/**
+ * can_tx_poll_del() - undo can_tx_poll_add()
+ * @dev: the device @entry was added to
+ * @entry: the entry, queued or not
+ *
+ * Context: any; takes the wait queue's lock with interrupts off.
+ */
+void can_tx_poll_del(struct net_device *dev, struct wait_queue_entry *entry)
+{
+	struct can_ml_priv *ml = can_get_ml_priv(dev);
+	unsigned long flags;
+
+	if (!ml)
+		return;
+	spin_lock_irqsave(&ml->tx_wait.lock, flags);
+	list_del_init(&entry->entry);
+	spin_unlock_irqrestore(&ml->tx_wait.lock, flags);
+}
+EXPORT_SYMBOL_GPL(can_tx_poll_del);
+
 /* ---- devices and namespaces ---- */
 
 /* Whether @dev is a CAN device by its driver's word, see can_dev_rx_table. */
@@ -736,7 +931,12 @@ static int can_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (!can_dev_is_declared(dev))
 			break;
 		return notifier_from_errno(can_dev_attach(dev));
+	case NETDEV_DOWN:
+		/* Writers waiting for room learn that none will come. */
+		can_tx_room(dev);
+		break;
 	case NETDEV_UNREGISTER:
+		can_tx_room(dev);
 		can_dev_detach(dev);
 		break;
 	}

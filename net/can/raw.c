@@ -263,6 +263,19 @@ static void raw_free_filters(struct raw_sock *ro)
 	WRITE_ONCE(ro->count, 0);
 }
 
+/* Take poll()'s entry out of the bound device's TX wait queue, under
+ * @ro->lock. The binding still holds, so the device is still there: the
+ * notifier unbinds a socket before its device goes.
+ */
+static void raw_tx_room_forget(struct raw_sock *ro)
+{
+	lockdep_assert_held(&ro->lock);
+	if (!ro->tx_room_dev)
+		return;
+	can_tx_poll_del(ro->tx_room_dev, &ro->tx_room);
+	ro->tx_room_dev = NULL;
+}
+
 /* Record a binding the caller has subscribed for; under rtnl_lock() and
  * @ro->lock. A socket bound to one device joins the notifier's list.
  */
@@ -270,6 +283,7 @@ static void raw_set_bound(struct raw_sock *ro, int ifindex)
 {
 	ASSERT_RTNL();
 	lockdep_assert_held(&ro->lock);
+	raw_tx_room_forget(ro);
 	list_del_init(&ro->node);
 	if (ifindex)
 		list_add_tail(&ro->node, &raw_bound_sockets);
@@ -284,6 +298,7 @@ static void raw_unbind(struct raw_sock *ro)
 {
 	ASSERT_RTNL();
 	lockdep_assert_held(&ro->lock);
+	raw_tx_room_forget(ro);
 	list_del_init(&ro->node);
 	WRITE_ONCE(ro->ifindex, 0);
 	WRITE_ONCE(ro->bound, false);
@@ -478,6 +493,24 @@ void raw_unlock_change(struct sock *sk)
 	rtnl_unlock();
 }
 
+/* The bound device reported TX room: wake the socket's pollers. Called
+ * under the device's TX wait queue lock, in the context of can_tx_room().
+ */
+static int raw_tx_room_wake(struct wait_queue_entry *entry, unsigned int mode,
+			    int sync, void *key)
+{
+	struct raw_sock *ro = container_of(entry, struct raw_sock, tx_room);
+	struct socket_wq *wq;
+
+	rcu_read_lock();
+	wq = rcu_dereference(ro->sk.sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_poll(&wq->wait, EPOLLOUT | EPOLLWRNORM |
+					   EPOLLWRBAND);
+	rcu_read_unlock();
+	return 0;
+}
+
 /* A new socket receives every frame of every interface once bound. */
 static int raw_init(struct sock *sk)
 {
@@ -487,6 +520,10 @@ static int raw_init(struct sock *sk)
 	ro->last = NULL;
 	ro->tracks_repeats = false;
 	INIT_LIST_HEAD(&ro->node);
+	init_waitqueue_func_entry(&ro->tx_room, raw_tx_room_wake);
+	INIT_LIST_HEAD(&ro->tx_room.entry);
+	ro->tx_room_dev = NULL;
+	ro->tx_wait = raw_tx_wait_default(sock_net(sk));
 	sk->sk_destruct = raw_sock_destruct;
 
 	ro->loopback = 1;
@@ -668,6 +705,24 @@ static int raw_dest_ifindex(struct sock *sk, struct msghdr *msg, int *ifindex)
 	return 0;
 }
 
+/* An empty frame of @size bytes for @dev, charged to the socket. */
+static struct sk_buff *raw_alloc_skb(struct sock *sk, size_t size,
+				     struct net_device *dev, bool nonblock,
+				     int *err)
+{
+	struct sk_buff *skb;
+
+	skb = sock_alloc_send_skb(sk, size + sizeof(struct can_skb_priv),
+				  nonblock, err);
+	if (!skb)
+		return NULL;
+
+	can_skb_reserve(skb);
+	can_skb_prv(skb)->ifindex = dev->ifindex;
+	can_skb_prv(skb)->skbcnt = 0;
+	return skb;
+}
+
 static struct sk_buff *raw_build_skb(struct sock *sk, struct msghdr *msg,
 				     size_t size, struct net_device *dev,
 				     int *err)
@@ -675,14 +730,9 @@ static struct sk_buff *raw_build_skb(struct sock *sk, struct msghdr *msg,
 	struct sockcm_cookie sockc;
 	struct sk_buff *skb;
 
-	skb = sock_alloc_send_skb(sk, size + sizeof(struct can_skb_priv),
-				  msg->msg_flags & MSG_DONTWAIT, err);
+	skb = raw_alloc_skb(sk, size, dev, msg->msg_flags & MSG_DONTWAIT, err);
 	if (!skb)
 		return NULL;
-
-	can_skb_reserve(skb);
-	can_skb_prv(skb)->ifindex = dev->ifindex;
-	can_skb_prv(skb)->skbcnt = 0;
 
 	*err = memcpy_from_msg(skb_put(skb, size), msg, size);
 	if (*err)
@@ -710,6 +760,102 @@ free_skb:
 	return NULL;
 }
 
+/* A sent frame as raw_build_skb() made it, to make it again after the
+ * queue dropped it (CAN_RAW_TX_WAIT): the user's memory is not read
+ * twice, so the frame cannot change between attempts.
+ */
+struct raw_tx_copy {
+	void *data;
+	unsigned int len;
+	u8 small[CANFD_MTU];
+	ktime_t tstamp;
+	u32 priority;
+	u32 mark;
+	u32 tskey;
+	u8 tx_flags;
+};
+
+static int raw_tx_save(struct raw_tx_copy *copy, const struct sk_buff *skb)
+{
+	copy->len = skb->len;
+	copy->data = copy->small;
+	if (skb->len > sizeof(copy->small)) {
+		copy->data = kmalloc(skb->len, GFP_KERNEL);
+		if (!copy->data)
+			return -ENOMEM;
+	}
+	memcpy(copy->data, skb->data, skb->len);
+	copy->tstamp = skb->tstamp;
+	copy->priority = skb->priority;
+	copy->mark = skb->mark;
+	copy->tskey = skb_shinfo(skb)->tskey;
+	copy->tx_flags = skb_shinfo(skb)->tx_flags;
+	return 0;
+}
+
+static void raw_tx_free(struct raw_tx_copy *copy)
+{
+	if (copy->data != copy->small)
+		kfree(copy->data);
+}
+
+/* The saved frame as a new skb, with the same timestamp key. */
+static struct sk_buff *raw_tx_rebuild(struct sock *sk, struct net_device *dev,
+				      const struct raw_tx_copy *copy, int *err)
+{
+	struct sk_buff *skb;
+
+	skb = raw_alloc_skb(sk, copy->len, dev, false, err);
+	if (!skb)
+		return NULL;
+	skb_put_data(skb, copy->data, copy->len);
+	skb->dev = dev;
+	skb->priority = copy->priority;
+	skb->mark = copy->mark;
+	skb->tstamp = copy->tstamp;
+	skb_shinfo(skb)->tskey = copy->tskey;
+	skb_shinfo(skb)->tx_flags = copy->tx_flags;
+	return skb;
+}
+
+/* CAN_RAW_TX_WAIT: a frame the queue has no room for waits until it has
+ * (or SO_SNDTIMEO runs out: EAGAIN, at once for a non-blocking send),
+ * holding the device, which the caller has. Each attempt reads the room
+ * count first, so that room reported while it fails is not missed.
+ */
+static int raw_send_waiting(struct sock *sk, struct sk_buff *skb,
+			    struct net_device *dev, bool nonblock)
+{
+	long timeo = sock_sndtimeo(sk, nonblock);
+	bool saved = timeo != 0;
+	struct raw_tx_copy copy;
+	unsigned int seq;
+	int err;
+
+	if (saved) {
+		err = raw_tx_save(&copy, skb);
+		if (err) {
+			kfree_skb(skb);
+			return err;
+		}
+	}
+	for (;;) {
+		seq = can_tx_room_seq(dev);
+		err = can_send(skb, READ_ONCE(raw_sk(sk)->loopback));
+		if (err != -ENOBUFS)
+			break;
+		err = can_tx_wait(dev, seq, &timeo);
+		if (err)
+			break;
+		skb = raw_tx_rebuild(sk, dev, &copy, &err);
+		if (!skb)
+			break;
+	}
+	if (saved)
+		raw_tx_free(&copy);
+	return err == -ERESTARTSYS ? sock_intr_errno(timeo) : err;
+}
+
 static int raw_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 {
 	struct sock *sk = sock->sk;
@@ -729,7 +875,10 @@ static int raw_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 		return -ENXIO;
 
 	skb = raw_build_skb(sk, msg, size, dev, &err);
-	if (skb)
+	if (skb && READ_ONCE(raw_sk(sk)->tx_wait))
+		err = raw_send_waiting(sk, skb, dev,
+				       msg->msg_flags & MSG_DONTWAIT);
+	else if (skb)
 		err = can_send(skb, READ_ONCE(raw_sk(sk)->loopback));
 	dev_put(dev);
 	return err ?: size;
@@ -778,6 +927,46 @@ static int raw_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 	return err;
 }
 
+/* Whether a frame sent now on the bound device would be queued; true
+ * for a socket not bound to one device (it names the device per frame).
+ * poll()'s entry joins the device's wait queue first, so that room
+ * reported meanwhile wakes the poller.
+ */
+static bool raw_tx_poll_room(struct sock *sk)
+{
+	struct raw_sock *ro = raw_sk(sk);
+	struct net_device *dev;
+	bool room = true;
+
+	mutex_lock(&ro->lock);
+	if (ro->bound && ro->ifindex) {
+		dev = dev_get_by_index(sock_net(sk), ro->ifindex);
+		if (dev) {
+			ro->tx_room_dev = dev;
+			can_tx_poll_add(dev, &ro->tx_room);
+			room = can_tx_has_room(dev);
+			dev_put(dev);
+		}
+	}
+	mutex_unlock(&ro->lock);
+	return room;
+}
+
+/* With CAN_RAW_TX_WAIT a socket is writable only while its device has
+ * room, so that a write after POLLOUT is not refused with EAGAIN.
+ */
+static __poll_t raw_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	__poll_t mask = datagram_poll(file, sock, wait);
+
+	if (!(mask & EPOLLOUT) || !READ_ONCE(raw_sk(sock->sk)->tx_wait))
+		return mask;
+	if (!raw_tx_poll_room(sock->sk))
+		mask &= ~(EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND);
+	return mask;
+}
+
 /* Timestamps come through .gettstamp; no other ioctl is ours. */
 static int raw_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 {
@@ -793,7 +982,7 @@ static const struct proto_ops raw_ops = {
 	.recvmsg	= raw_recvmsg,
 	.setsockopt	= raw_setsockopt,
 	.getsockopt	= raw_getsockopt,
-	.poll		= datagram_poll,
+	.poll		= raw_poll,
 	.gettstamp	= sock_gettstamp,
 	.ioctl		= raw_ioctl,
 	.release	= raw_release,
@@ -819,14 +1008,20 @@ static const struct can_proto raw_can_proto = {
 	.ops		= &raw_ops,
 };
 
-/* The notifier exists before the first socket and outlives the last. */
+/* The notifier and the sysctl exist before the first socket and outlive
+ * the last.
+ */
 static int __init raw_module_init(void)
 {
 	int err;
 
-	err = register_netdevice_notifier(&raw_netdev_notifier);
+	err = raw_sysctl_register();
 	if (err)
 		return err;
+
+	err = register_netdevice_notifier(&raw_netdev_notifier);
+	if (err)
+		goto unregister_sysctl;
 
 	err = can_proto_register(&raw_can_proto);
 	if (err)
@@ -835,6 +1030,8 @@ static int __init raw_module_init(void)
 
 unregister_notifier:
 	unregister_netdevice_notifier(&raw_netdev_notifier);
+unregister_sysctl:
+	raw_sysctl_unregister();
 	return err;
 }
 
@@ -842,6 +1039,7 @@ static void __exit raw_module_exit(void)
 {
 	can_proto_unregister(&raw_can_proto);
 	unregister_netdevice_notifier(&raw_netdev_notifier);
+	raw_sysctl_unregister();
 }
 
 module_init(raw_module_init);

@@ -48,6 +48,13 @@ struct raw_last_frame {
  * @tracks_repeats: @last is set and no frame that missed it is still
  *	being delivered; never cleared
  * @lock: the binding and the subscriptions, see below
+ * @tx_wait: CAN_RAW_TX_WAIT: sendmsg() waits for room in the device's TX
+ *	queue instead of failing with ENOBUFS (EAGAIN if it may not wait)
+ * @tx_room: poll()'s entry in the bound device's TX wait queue, which
+ *	wakes the socket's pollers when the device reports room; queued
+ *	while @tx_room_dev is set
+ * @tx_room_dev: the device whose queue holds @tx_room, always the bound
+ *	one; set by poll() and cleared with the binding, under @lock only
  *
  * The binding (@node, @ifindex, @bound) and the subscriptions (@count,
  * @filter, @one_filter, @err_mask) change under rtnl_lock() and @lock, in
@@ -62,7 +69,8 @@ struct raw_last_frame {
  * keeps the frame-type flags consistent, and is never taken under RTNL.
  *
  * raw_rcv(), sendmsg() and getname() read the flags, @count and @ifindex
- * without locks; a change takes effect with the next frame.
+ * without locks; a change takes effect with the next frame. So do
+ * sendmsg() and poll() with @tx_wait.
  */
 struct raw_sock {
 	struct sock sk;
@@ -82,6 +90,9 @@ struct raw_sock {
 	can_err_mask_t err_mask;
 	can_err_mask_t asked_err_mask;
 	int state_events;
+	int tx_wait;
+	struct wait_queue_entry tx_room;
+	struct net_device *tx_room_dev;
 	struct raw_last_frame __percpu *last;
 };
 
@@ -109,6 +120,11 @@ void raw_rcv(struct sk_buff *oskb, void *data);
 /* raw_state.c */
 int raw_get_bus_state(struct sock *sk, char __user *optval,
 		      int __user *optlen, int len);
+
+/* raw_sysctl.c */
+int raw_tx_wait_default(struct net *net);
+int raw_sysctl_register(void);
+void raw_sysctl_unregister(void);
 
 int raw_setsockopt(struct socket *sock, int level, int optname,
 		   sockptr_t optval, unsigned int optlen);

@@ -180,6 +180,21 @@ static int raw_set_state_events(struct sock *sk, sockptr_t optval,
 	return raw_change_errors(sk, NULL, &val);
 }
 
+/* Any non-zero value switches waiting on; it reads back as 1. The flag
+ * is read without locks by sendmsg() and poll(), see struct raw_sock.
+ */
+static int raw_set_tx_wait(struct sock *sk, sockptr_t optval,
+			   unsigned int optlen)
+{
+	int val, err;
+
+	err = raw_copy_int(optval, optlen, &val);
+	if (err)
+		return err;
+	WRITE_ONCE(raw_sk(sk)->tx_wait, !!val);
+	return 0;
+}
+
 /* Options that are a plain int flag of the socket. */
 static int *raw_int_option(struct raw_sock *ro, int optname)
 {
@@ -236,6 +251,8 @@ int raw_setsockopt(struct socket *sock, int level, int optname,
 		return raw_set_err_filter(sk, optval, optlen);
 	case CAN_RAW_STATE_EVENTS:
 		return raw_set_state_events(sk, optval, optlen);
+	case CAN_RAW_TX_WAIT:
+		return raw_set_tx_wait(sk, optval, optlen);
 	}
 	if (raw_int_option(raw_sk(sk), optname))
 		return raw_set_flag(sk, optname, optval, optlen);
@@ -323,6 +340,11 @@ int raw_getsockopt(struct socket *sock, int level, int optname,
 		return raw_put_value(&ro->state_events,
 				     sizeof(ro->state_events),
 				     optval, optlen, len);
+	if (optname == CAN_RAW_TX_WAIT) {
+		int val = READ_ONCE(ro->tx_wait);
+
+		return raw_put_value(&val, sizeof(val), optval, optlen, len);
+	}
 	if (optname == CAN_RAW_BUS_STATE)
 		return raw_get_bus_state(sock->sk, optval, optlen, len);
 

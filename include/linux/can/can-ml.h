@@ -11,7 +11,9 @@
 #ifndef _CAN_ML_H
 #define _CAN_ML_H
 
+#include <linux/atomic.h>
 #include <linux/netdevice.h>
+#include <linux/wait.h>
 
 struct can_rx_table;
 struct j1939_priv;
@@ -24,22 +26,32 @@ struct j1939_priv;
  *	(softirq, rx_lock, or rcu_read_lock()) or RTNL
  * @j1939_priv: the SAE J1939 protocol's state for the device, under
  *	that protocol's own locking
+ * @tx_wait: writers waiting for room in the device's TX queue
+ *	(CAN_RAW_TX_WAIT), and poll entries of sockets bound to the device;
+ *	its own lock. Woken by can_tx_room().
+ * @tx_room_seq: bumped by every can_tx_room(), so that a writer that
+ *	read it before an attempt knows whether anything happened since;
+ *	atomic, no lock
  *
- * Zeroed with the driver's private area; the driver never touches it.
+ * Zeroed with the driver's private area, @tx_wait set up by
+ * can_set_ml_priv(); the driver never touches it.
  */
 struct can_ml_priv {
 	struct can_rx_table __rcu *rx_table;
 	struct j1939_priv *j1939_priv;
+	struct wait_queue_head tx_wait;
+	atomic_t tx_room_seq;
 };
 
 /*
  * The size of struct can_ml_priv as our can.ko was built with it. Only our
  * core exports it, and can_set_ml_priv() reads it, so every driver that
  * reserves the room needs our can.ko and cannot load over another core:
- * mainline's keeps 24 KiB of receive lists where our room has 16 bytes.
- * The suffix changes whenever the room's layout does.
+ * mainline's keeps 24 KiB of receive lists where our room has some 50
+ * bytes. The suffix changes whenever the room's layout does (v2: the TX
+ * wait queue).
  */
-extern const size_t can_stack_core_v1;
+extern const size_t can_stack_core_v2;
 
 /**
  * can_set_ml_priv() - declare @dev a CAN device, before registering it
@@ -52,8 +64,9 @@ extern const size_t can_stack_core_v1;
 static inline void can_set_ml_priv(struct net_device *dev,
 				   struct can_ml_priv *ml_priv)
 {
-	if (WARN_ON_ONCE(can_stack_core_v1 != sizeof(*ml_priv)))
+	if (WARN_ON_ONCE(can_stack_core_v2 != sizeof(*ml_priv)))
 		return;
+	init_waitqueue_head(&ml_priv->tx_wait);
 	netdev_set_ml_priv(dev, ml_priv, ML_PRIV_CAN);
 }
 

@@ -72,6 +72,12 @@ void can_rx_unregister(struct net *net, struct net_device *dev,
 		       void *data);
 
 int can_send(struct sk_buff *skb, int loop);
+void can_tx_room(struct net_device *dev);
+unsigned int can_tx_room_seq(struct net_device *dev);
+bool can_tx_has_room(struct net_device *dev);
+int can_tx_wait(struct net_device *dev, unsigned int seq, long *timeo);
+void can_tx_poll_add(struct net_device *dev, struct wait_queue_entry *entry);
+void can_tx_poll_del(struct net_device *dev, struct wait_queue_entry *entry);
 void can_set_skb_uid(struct sk_buff *skb);
 void can_sock_destruct(struct sock *sk);
 

@@ -83,6 +83,8 @@ static int can_restart(struct net_device *dev)
 			netdev_err(dev, "restart failed: %pe\n", ERR_PTR(err));
 		return err;
 	}
+	/* The queue runs again: writers waiting for room may go on. */
+	can_tx_room(dev);
 	netdev_dbg(dev, "restarted after bus-off\n");
 	return 0;
 }

@@ -5,6 +5,7 @@
  * sockets, still owned by the socket that sent it.
  */
 
+#include <linux/can/core.h>
 #include <linux/can/dev.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -64,7 +65,8 @@ EXPORT_SYMBOL_GPL(can_put_echo_skb);
  *	can_put_echo_skb()
  *
  * For drivers that deliver the echo themselves (from NAPI, say). A
- * pending hardware timestamp is reported to the sender here. Any
+ * pending hardware timestamp is reported to the sender here, and writers
+ * waiting for room in the TX queue are woken (can_tx_room()). Any
  * context; same rules for the slot as can_put_echo_skb().
  *
  * Return: the frame, marked as received and owned by the caller, who
@@ -85,6 +87,8 @@ struct sk_buff *__can_get_echo_skb(struct net_device *dev, unsigned int idx,
 	if (!skb)
 		return NULL;
 	priv->echo_skb[idx] = NULL;
+	/* The queue has room again once the driver takes the next frame. */
+	can_tx_room(dev);
 
 	if (skb_shinfo(skb)->tx_flags & SKBTX_IN_PROGRESS)
 		skb_tstamp_tx(skb, skb_hwtstamps(skb));
@@ -139,7 +143,8 @@ EXPORT_SYMBOL_GPL(can_get_echo_skb);
  *
  * For a frame the driver counts itself, such as a one-shot frame that
  * failed (tx_errors); a frame lost to bus-off or stop goes through
- * can_drop_echo_skb() instead. Any context; the slot may be empty.
+ * can_drop_echo_skb() instead. Writers waiting for room in the TX queue
+ * are woken (can_tx_room()). Any context; the slot may be empty.
  */
 void can_free_echo_skb(struct net_device *dev, unsigned int idx,
 		       unsigned int *frame_len_ptr)
@@ -158,6 +163,7 @@ void can_free_echo_skb(struct net_device *dev, unsigned int idx,
 		*frame_len_ptr = can_skb_prv(skb)->frame_len;
 	priv->echo_skb[idx] = NULL;
 	dev_kfree_skb_any(skb);
+	can_tx_room(dev);
 }
 EXPORT_SYMBOL_GPL(can_free_echo_skb);
 

@@ -38,6 +38,10 @@ enum {
 	CAN_RAW_BUS_STATE = CAN_RAW_OWN_OPTIONS,
 	/* int: the device's state changes arrive as error frames (0) */
 	CAN_RAW_STATE_EVENTS,
+	/* int: a write waits for room in the device queue, no ENOBUFS
+	 * (net.can.raw_tx_wait)
+	 */
+	CAN_RAW_TX_WAIT,
 };
 
 /**

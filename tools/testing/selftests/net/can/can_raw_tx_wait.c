@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CAN_RAW_TX_WAIT on controllers of the virtual CAN bus (can-vbus): a
+ * write waits for room in the device queue instead of failing with
+ * ENOBUFS, bounded by SO_SNDTIMEO, ended by the device going down or
+ * away; poll() reports POLLOUT only when a write would be queued; the
+ * per-namespace sysctl net.can.raw_tx_wait gives it to new sockets.
+ *
+ * Each test runs in a network namespace of its own (the harness forks
+ * each test), so its nodes, group 0, make up a bus nobody else is on.
+ * A node's queue holds 15 frames: its TX FIFO of 4, txqueuelen 10 in
+ * the queue discipline, and the one frame the queue discipline took out
+ * while the driver's queue was stopped and keeps to hand over next.
+ */
+#define TW_PLACES	15
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "can_test.h"
+
+#define TW_DEBUGFS	"/sys/kernel/debug"
+#define TW_SYSCTL	"/proc/sys/net/can/raw_tx_wait"
+#define TW_SOCKBUF	(8 << 20)
+#define TW_FRAMES	2000
+
+static int tw_sh(const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	rc = system(cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+struct tw_bus {
+	char dir[96];		/* the bus's debugfs directory */
+	int nodes;
+};
+
+/* Module, namespace of our own, debugfs; NULL or what went wrong. */
+static const char *tw_enter(struct tw_bus *bus)
+{
+	struct stat st;
+
+	memset(bus, 0, sizeof(*bus));
+	if (tw_sh("modprobe can-vbus && modprobe can-raw"))
+		return "modprobe can-vbus failed";
+	if (unshare(CLONE_NEWNET))
+		return "unshare(CLONE_NEWNET) failed";
+	if (access(TW_DEBUGFS "/can_vbus", F_OK) &&
+	    mount("none", TW_DEBUGFS, "debugfs", 0, NULL))
+		return "cannot mount debugfs";
+	if (stat("/proc/self/ns/net", &st))
+		return "no /proc/self/ns/net";
+	snprintf(bus->dir, sizeof(bus->dir),
+		 TW_DEBUGFS "/can_vbus/net%lu-group0", (unsigned long)st.st_ino);
+	return NULL;
+}
+
+/* Nodes tw0 .. tw<n-1> at @bitrate, up; 0 or -1. */
+static int tw_nodes(struct tw_bus *bus, int n, unsigned int bitrate)
+{
+	for (; bus->nodes < n; bus->nodes++)
+		if (tw_sh("ip link add dev tw%d type can bitrate %u && ip link set tw%d up",
+			  bus->nodes, bitrate, bus->nodes))
+			return -1;
+	return 0;
+}
+
+static long long tw_bus_stat(const struct tw_bus *bus, const char *key)
+{
+	char path[160], *text, *p;
+	long long val = -1;
+	size_t n = strlen(key);
+
+	snprintf(path, sizeof(path), "%s/stats", bus->dir);
+	text = ct_read_file(path);
+	if (!text)
+		return -1;
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, n) && p[n] == ' ') {
+			val = strtoll(p + n + 1, NULL, 10);
+			break;
+		}
+	}
+	free(text);
+	return val;
+}
+
+/* A raw socket on node @node, big buffers, CAN_RAW_TX_WAIT @wait. */
+static int tw_socket(int node, int wait, bool nonblock)
+{
+	char name[IFNAMSIZ];
+	int size = TW_SOCKBUF, fd;
+
+	snprintf(name, sizeof(name), "tw%d", node);
+	fd = ct_raw_open(if_nametoindex(name));
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size)) ||
+	    (wait >= 0 && ct_setopt_int(fd, CAN_RAW_TX_WAIT, wait)) ||
+	    (nonblock && fcntl(fd, F_SETFL, O_NONBLOCK))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int tw_getopt(int fd)
+{
+	socklen_t len = sizeof(int);
+	int val = -1;
+
+	if (getsockopt(fd, SOL_CAN_RAW, CAN_RAW_TX_WAIT, &val, &len))
+		return -errno;
+	return val;
+}
+
+/* Frame @seq: id 0x123, 8 bytes, the sequence number in the first 4. */
+static int tw_write(int fd, unsigned int seq)
+{
+	struct can_frame cf = { .can_id = 0x123, .len = 8 };
+
+	memcpy(cf.data, &seq, sizeof(seq));
+	return write(fd, &cf, sizeof(cf)) == sizeof(cf) ? 0 : -errno;
+}
+
+/* The sequence number of the next frame on @fd, -1 if none in @ms. */
+static long long tw_read_seq(int fd, int ms)
+{
+	struct can_frame cf;
+	unsigned int seq;
+
+	if (!ct_wait_readable(fd, ms) || read(fd, &cf, sizeof(cf)) != sizeof(cf))
+		return -1;
+	memcpy(&seq, cf.data, sizeof(seq));
+	return seq;
+}
+
+/* Write until a write fails; its -errno (0 if @max writes all worked). */
+static int tw_fill(int fd, int max, int *written)
+{
+	int err = 0;
+
+	for (*written = 0; *written < max; (*written)++) {
+		err = tw_write(fd, *written);
+		if (err)
+			break;
+	}
+	return err;
+}
+
+/* Fill the queue of a node alone on the bus without waiting, whatever
+ * the socket's mode: the number of frames it took, -1 on another error.
+ */
+static int tw_fill_nowait(int fd)
+{
+	struct can_frame cf = { .can_id = 0x123, .len = 8 };
+	int n;
+
+	for (n = 0; n < 1000; n++) {
+		if (send(fd, &cf, sizeof(cf), MSG_DONTWAIT) == sizeof(cf))
+			continue;
+		return errno == EAGAIN ? n : -1;
+	}
+	return -1;
+}
+
+FIXTURE(txw) {
+	struct tw_bus bus;
+};
+
+FIXTURE_SETUP(txw)
+{
+	const char *why = tw_enter(&self->bus);
+
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(txw)
+{
+}
+
+/* Mainline behaviour without the option: a writer faster than the
+ * wire gets ENOBUFS once the places are taken.
+ */
+TEST_F(txw, default_off_enobufs)
+{
+	int fd, n, err;
+
+	ASSERT_EQ(0, tw_nodes(&self->bus, 2, 125000));
+	fd = tw_socket(0, -1, false);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, tw_getopt(fd));
+	err = tw_fill(fd, 200, &n);
+	TH_LOG("ENOBUFS after %d frames", n);
+	EXPECT_EQ(-ENOBUFS, err);
+	EXPECT_GE(n, TW_PLACES);
+	EXPECT_LE(n, 40);
+	close(fd);
+}
+
+/* Back-to-back writes of a waiting socket: every frame arrives, in
+ * order, and the bus never idles: the elapsed time is what the bus
+ * itself reports as busy for those frames, within 2%.
+ */
+TEST_F(txw, wire_speed)
+{
+	long long t0, t1, busy, frames, seq;
+	double rate_seen, rate_wire;
+	int tx, rx, i;
+
+	ASSERT_EQ(0, tw_nodes(&self->bus, 2, 125000));
+	tx = tw_socket(0, 1, false);
+	rx = tw_socket(1, -1, false);
+	ASSERT_LE(0, tx);
+	ASSERT_LE(0, rx);
+	ASSERT_EQ(1, tw_getopt(tx));
+
+	t0 = ct_now_ns(CLOCK_MONOTONIC);
+	for (i = 0; i < TW_FRAMES; i++)
+		ASSERT_EQ(0, tw_write(tx, i)) TH_LOG("frame %d", i);
+	for (i = 0; i < TW_FRAMES; i++) {
+		seq = tw_read_seq(rx, 2000);
+		ASSERT_EQ(i, seq) TH_LOG("frame %d lost or out of order", i);
+	}
+	t1 = ct_now_ns(CLOCK_MONOTONIC);
+	/* The last frame was read as soon as it arrived: the socket had
+	 * it queued at most while we read the earlier ones.
+	 */
+	frames = tw_bus_stat(&self->bus, "frames");
+	busy = tw_bus_stat(&self->bus, "busy-ns");
+	ASSERT_EQ(TW_FRAMES, frames);
+	ASSERT_LT(0, busy);
+	rate_wire = frames * 1e9 / busy;
+	rate_seen = TW_FRAMES * 1e9 / (t1 - t0);
+	TH_LOG("%d frames in %.1f ms: %.1f frames/s, wire %.1f frames/s (%.0f ns/frame)",
+	       TW_FRAMES, (t1 - t0) / 1e6, rate_seen, rate_wire,
+	       (double)busy / frames);
+	EXPECT_LE(rate_seen, rate_wire * 1.02);
+	EXPECT_GE(rate_seen, rate_wire * 0.98);
+	close(tx);
+	close(rx);
+}
+
+/* A node alone on the bus never completes a frame: its queue stays
+ * full. A non-blocking waiting socket then gets EAGAIN, never ENOBUFS,
+ * and poll() does not call it writable; once a peer acknowledges, it is
+ * writable again.
+ */
+TEST_F(txw, nonblock_full_queue)
+{
+	struct pollfd pfd = { .events = POLLOUT };
+	int n, err;
+
+	ASSERT_EQ(0, tw_nodes(&self->bus, 1, 125000));
+	pfd.fd = tw_socket(0, 1, true);
+	ASSERT_LE(0, pfd.fd);
+	err = tw_fill(pfd.fd, 200, &n);
+	TH_LOG("EAGAIN after %d frames", n);
+	EXPECT_EQ(-EAGAIN, err);
+	EXPECT_EQ(TW_PLACES, n);
+	ASSERT_EQ(0, poll(&pfd, 1, 300));
+	EXPECT_EQ(-EAGAIN, tw_write(pfd.fd, 99));
+
+	ASSERT_EQ(0, tw_nodes(&self->bus, 2, 125000));
+	ASSERT_EQ(1, poll(&pfd, 1, 3000));
+	EXPECT_TRUE(pfd.revents & POLLOUT);
+	EXPECT_EQ(0, tw_write(pfd.fd, 100));
+	close(pfd.fd);
+}
+
+/*
+ * A non-blocking writer that writes only when poll() says POLLOUT, on a
+ * bus that keeps up: no ENOBUFS at all, and a write after POLLOUT
+ * refused with EAGAIN at most in 1% of the writes. With a single writer
+ * nothing else takes the room poll() saw, and room only grows until the
+ * write, so any EAGAIN there would be a POLLOUT reported too early; the
+ * 1% leaves room for a queue discipline that counts its length apart
+ * from its slots, none is expected. Every frame still arrives in order.
+ */
+TEST_F(txw, nonblock_poll)
+{
+	struct pollfd pfd = { .events = POLLOUT };
+	int i, rx, err, eagain = 0, polls = 0;
+	const int frames = 500;
+
+	ASSERT_EQ(0, tw_nodes(&self->bus, 2, 125000));
+	pfd.fd = tw_socket(0, 1, true);
+	rx = tw_socket(1, -1, false);
+	ASSERT_LE(0, pfd.fd);
+	ASSERT_LE(0, rx);
+	for (i = 0; i < frames; ) {
+		ASSERT_EQ(1, poll(&pfd, 1, 3000)) TH_LOG("frame %d", i);
+		ASSERT_TRUE(pfd.revents & POLLOUT);
+		polls++;
+		err = tw_write(pfd.fd, i);
+		ASSERT_NE(-ENOBUFS, err);
+		if (err == -EAGAIN) {
+			eagain++;
+			continue;
+		}
+		ASSERT_EQ(0, err);
+		i++;
+	}
+	TH_LOG("%d frames, %d polls, %d EAGAIN after POLLOUT", frames, polls,
+	       eagain);
+	EXPECT_LE(eagain, frames / 100);
+	for (i = 0; i < frames; i++)
+		ASSERT_EQ(i, tw_read_seq(rx, 2000));
+	close(pfd.fd);
+	close(rx);
+}
+
+/* SO_SNDTIMEO bounds the wait: alone on the bus, a blocking waiting
+ * socket's write to the full queue fails with EAGAIN after about the
+ * timeout.
+ */
+TEST_F(txw, sndtimeo)
+{
+	struct timeval tv = { .tv_usec = 300000 };
+	long long t0, ms;
+	int fd, n, err;
+
+	ASSERT_EQ(0, tw_nodes(&self->bus, 1, 125000));
+	fd = tw_socket(0, 1, false);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)));
+	n = tw_fill_nowait(fd);
+	ASSERT_EQ(TW_PLACES, n);
+	t0 = ct_now_ns(CLOCK_MONOTONIC);
+	err = tw_write(fd, n);
+	ms = (ct_now_ns(CLOCK_MONOTONIC) - t0) / 1000000;
+	TH_LOG("write returned %d after %lld ms", err, ms);
+	EXPECT_EQ(-EAGAIN, err);
+	EXPECT_GE(ms, 280);
+	EXPECT_LE(ms, 800);
+	close(fd);
+}
+
+/*
+ * A child blocks in a write on a node alone on the bus (no timeout);
+ * @action is run once it waits; the write must then fail with
+ * @expect within 5 s. The kernel log after the mark must show no
+ * warning.
+ */
+static void tw_waiter_ends(struct __test_metadata *_metadata,
+			   struct tw_bus *bus, const char *action, int expect)
+{
+	int pipefd[2], fd, err, status;
+	struct pollfd pfd;
+	pid_t pid;
+
+	ASSERT_EQ(0, tw_nodes(bus, 1, 125000));
+	ASSERT_EQ(0, tw_sh("echo txwait-mark-%d > /dev/kmsg", getpid()));
+	ASSERT_EQ(0, pipe(pipefd));
+	fd = tw_socket(0, 1, false);
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (tw_fill_nowait(fd) != TW_PLACES)
+			_exit(2);
+		err = tw_write(fd, TW_PLACES);
+		if (write(pipefd[1], &err, sizeof(err)) != sizeof(err))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd);
+	pfd.fd = pipefd[0];
+	pfd.events = POLLIN;
+	/* Still waiting after half a second: it waits for room. */
+	ASSERT_EQ(0, poll(&pfd, 1, 500));
+	ASSERT_EQ(0, tw_sh("%s", action)) TH_LOG("%s", action);
+	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("the writer still waits");
+	ASSERT_EQ(sizeof(err), read(pipefd[0], &err, sizeof(err)));
+	TH_LOG("%s: the write failed with %d (%s)", action, err, strerror(-err));
+	EXPECT_EQ(expect, err);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the queue did not take %d frames", TW_PLACES);
+	usleep(200000);
+	{
+		char mark[64];
+
+		snprintf(mark, sizeof(mark), "txwait-mark-%d", getpid());
+		EXPECT_EQ(0, ct_klog_count(mark, "WARNING\\|BUG\\|Oops\\|lockdep\\|circular"));
+	}
+	close(pipefd[0]);
+	close(pipefd[1]);
+}
+
+TEST_F(txw, waiter_device_down)
+{
+	tw_waiter_ends(_metadata, &self->bus, "ip link set tw0 down", -ENETDOWN);
+}
+
+TEST_F(txw, waiter_device_deleted)
+{
+	tw_waiter_ends(_metadata, &self->bus, "ip link del tw0", -ENODEV);
+	self->bus.nodes = 0;
+}
+
+/* rmmod can-vbus deletes its devices: the waiter learns of it and lets
+ * go of the device, so that the unload can finish.
+ */
+TEST_F(txw, waiter_module_unload)
+{
+	tw_waiter_ends(_metadata, &self->bus, "rmmod can-vbus", -ENODEV);
+	self->bus.nodes = 0;
+	EXPECT_EQ(0, tw_sh("modprobe can-vbus"));
+}
+
+static int tw_sysctl_read(void)
+{
+	char *text = ct_read_file(TW_SYSCTL);
+	int val = text ? atoi(text) : -1;
+
+	free(text);
+	return val;
+}
+
+static int tw_sysctl_write(const char *val)
+{
+	int fd = open(TW_SYSCTL, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The sysctl gives new sockets of its namespace the option; another
+ * namespace has its own, off. Out-of-range values are refused.
+ */
+TEST_F(txw, sysctl_per_netns)
+{
+	int before, after, fresh;
+
+	ASSERT_EQ(0, tw_nodes(&self->bus, 1, 125000));
+	ASSERT_EQ(0, tw_sysctl_read());
+	before = tw_socket(0, -1, false);
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, tw_sysctl_write("1"));
+	EXPECT_EQ(1, tw_sysctl_read());
+	EXPECT_EQ(-EINVAL, tw_sysctl_write("2"));
+	EXPECT_EQ(-EINVAL, tw_sysctl_write("-1"));
+	after = tw_socket(0, -1, false);
+	ASSERT_LE(0, after);
+	EXPECT_EQ(0, tw_getopt(before));
+	EXPECT_EQ(1, tw_getopt(after));
+	EXPECT_EQ(0, ct_setopt_int(after, CAN_RAW_TX_WAIT, 0));
+	EXPECT_EQ(0, tw_getopt(after));
+	EXPECT_EQ(0, ct_setopt_int(after, CAN_RAW_TX_WAIT, 7));
+	EXPECT_EQ(1, tw_getopt(after));
+
+	ASSERT_EQ(0, unshare(CLONE_NEWNET));
+	EXPECT_EQ(0, tw_sysctl_read());
+	fresh = ct_raw_socket();
+	ASSERT_LE(0, fresh);
+	EXPECT_EQ(0, tw_getopt(fresh));
+	close(fresh);
+	close(before);
+	close(after);
+}
+
+/* Unmodified cangen at full speed (-g 0) on a 500 kbit/s bus with the
+ * sysctl on: it exits 0, never sees ENOBUFS, and candump on the peer
+ * gets every frame.
+ */
+TEST_F(txw, cangen_with_sysctl)
+{
+	char *log, line[64];
+	int lines = 0;
+	FILE *f;
+
+	if (tw_sh("command -v cangen >/dev/null && command -v candump >/dev/null"))
+		SKIP(return, "can-utils not installed");
+	ASSERT_EQ(0, tw_nodes(&self->bus, 2, 500000));
+	ASSERT_EQ(0, tw_sysctl_write("1"));
+	ASSERT_EQ(0, tw_sh("rm -f /tmp/txw-dump /tmp/txw-gen; "
+			   "(timeout 60 candump -n 3000 tw1 > /tmp/txw-dump &); sleep 0.5"));
+	EXPECT_EQ(0, tw_sh("timeout 60 cangen -g 0 -n 3000 -I 123 -L 8 tw0 2> /tmp/txw-gen"));
+	/* candump exits after its 3000th frame. */
+	EXPECT_EQ(0, tw_sh("for i in $(seq 100); do pgrep -x candump >/dev/null || exit 0; "
+			   "sleep 0.1; done; exit 1"));
+	log = ct_read_file("/tmp/txw-gen");
+	ASSERT_NE(NULL, log);
+	EXPECT_EQ(NULL, strstr(log, "No buffer space")) TH_LOG("cangen: %s", log);
+	free(log);
+	f = fopen("/tmp/txw-dump", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f))
+		lines++;
+	fclose(f);
+	TH_LOG("candump received %d frames", lines);
+	EXPECT_EQ(3000, lines);
+}
+
+TEST_HARNESS_MAIN

@@ -70,6 +70,7 @@ static const int raw_opts[] = {
 	CAN_RAW_FILTER, CAN_RAW_ERR_FILTER, CAN_RAW_LOOPBACK,
 	CAN_RAW_RECV_OWN_MSGS, CAN_RAW_FD_FRAMES, CAN_RAW_JOIN_FILTERS,
 	CAN_RAW_XL_FRAMES, CAN_RAW_BUS_STATE, CAN_RAW_STATE_EVENTS,
+	CAN_RAW_TX_WAIT,
 };
 
 static long raw_setsockopt(struct fz_ctx *c, struct fz_draw *d)

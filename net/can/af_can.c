@@ -534,6 +534,9 @@ static int can_rcv(struct sk_buff *skb, struct net_device *dev,
 	}
 	cn = dev_table->cn;
 
+	/* A tracked frame coming back up was echoed: it is on the wire. */
+	if (unlikely(skb->destructor == can_tx_report_destructor))
+		can_tx_report_set(skb, 0);
 	this_cpu_inc(cn->stats->rx_frames);
 	can_set_skb_uid(skb);
 

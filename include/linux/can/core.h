@@ -79,6 +79,37 @@ int can_tx_wait(struct net_device *dev, unsigned int seq, long *timeo);
 void can_tx_poll_add(struct net_device *dev, struct wait_queue_entry *entry);
 void can_tx_poll_del(struct net_device *dev, struct wait_queue_entry *entry);
 void can_set_skb_uid(struct sk_buff *skb);
+
+/**
+ * struct can_tx_report_args - what a sender tracks a frame for (ours)
+ * @seq: the frame's number on its socket, reported in ee_data
+ * @next_seq: if not NULL, @seq is taken from this counter once the
+ *	tracker exists (so a frame that fails for want of memory takes no
+ *	number), and can_tx_report_attach() stores it in @seq and clears
+ *	@next_seq, so that the same frame sent again keeps its number
+ * @deadline_us: drop the frame if it is not sent this long after the
+ *	write; 0 for no deadline
+ * @report: queue a report on the socket's error queue
+ * @flush_bus_off: drop the frame if the device goes bus-off before it
+ *	is sent
+ * @lost: counts reports the socket had no room for; may be NULL
+ */
+struct can_tx_report_args {
+	u32 seq;
+	atomic_t *next_seq;
+	u32 deadline_us;
+	bool report;
+	bool flush_bus_off;
+	atomic_t *lost;
+};
+
+struct can_tx_report;
+struct can_tx_report *can_tx_report_attach(struct sk_buff *skb,
+					   struct can_tx_report_args *args);
+void can_tx_report_sent(struct can_tx_report *tr, int err, bool again);
+void can_tx_report_set(struct sk_buff *skb, int result);
+int can_tx_report_stale(const struct sk_buff *skb, ktime_t bus_off_at);
+void can_tx_report_destructor(struct sk_buff *skb);
 void can_sock_destruct(struct sock *sk);
 
 #endif /* !_CAN_CORE_H */

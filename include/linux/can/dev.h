@@ -12,6 +12,7 @@
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
 #include <linux/workqueue.h>
+#include <linux/can/core.h>
 #include <linux/can/skb.h>
 #include <linux/can/error.h>
 #include <linux/can/netlink.h>
@@ -131,6 +132,8 @@ struct can_priv {
 	/* Ours: the back-off of automatic restarts (dev.c) */
 	unsigned int restart_delay_ms;
 	unsigned long restarted_at;
+	/* Ours: CLOCK_MONOTONIC time of the last bus-off, 0 if none */
+	ktime_t bus_off_at;
 };
 
 /* dev.c */
@@ -249,7 +252,8 @@ static inline u32 can_get_static_ctrlmode(struct can_priv *priv)
  * @skb: the frame from ndo_start_xmit
  *
  * A controller in listen-only mode never transmits, so a frame queued for
- * it would wait for ever; it is freed and counted in tx_dropped. Other
+ * it would wait for ever; it is freed and counted in tx_dropped, as is a
+ * frame its sender gave up on (can_dev_dropped_stale_skb()). Other
  * frames get the checks of can_dropped_invalid_skb(). Any context
  * (ndo_start_xmit).
  *
@@ -261,6 +265,9 @@ static inline bool can_dev_dropped_skb(struct net_device *dev,
 {
 	struct can_priv *priv = netdev_priv(dev);
 
+	if (unlikely(skb->destructor == can_tx_report_destructor) &&
+	    can_dev_dropped_stale_skb(dev, skb))
+		return true;
 	if (!(priv->ctrlmode & CAN_CTRLMODE_LISTENONLY))
 		return can_dropped_invalid_skb(dev, skb);
 

@@ -33,6 +33,9 @@ bool can_drop_echo_skb(struct net_device *dev, unsigned int idx);
 void can_free_echo_skb(struct net_device *dev, unsigned int idx,
 		       unsigned int *frame_len_ptr);
 void can_flush_echo_skb(struct net_device *dev);
+/* Ours: frames whose sender gave up on them (CAN_RAW_TX_DEADLINE) */
+bool can_drop_stale_echo_skb(struct net_device *dev, unsigned int idx);
+bool can_dev_dropped_stale_skb(struct net_device *dev, struct sk_buff *skb);
 
 /**
  * struct can_skb_priv - bookkeeping kept in the headroom of a CAN skb
@@ -91,9 +94,14 @@ static inline struct sk_buff *can_create_echo_skb(struct sk_buff *skb)
 	if (!skb_shared(skb))
 		return skb;
 
+	/* The copy takes over the owner and its destructor, which accounts
+	 * for the frame (and may report its fate, CAN_RAW_TX_REPORT) when
+	 * the last of the two goes.
+	 */
 	copy = skb_clone(skb, GFP_ATOMIC);
 	if (copy) {
-		can_skb_set_owner(copy, skb->sk);
+		swap(copy->sk, skb->sk);
+		swap(copy->destructor, skb->destructor);
 		consume_skb(skb);
 	} else {
 		kfree_skb(skb);

@@ -158,6 +158,7 @@ void can_bus_off(struct net_device *dev)
 {
 	struct can_priv *priv = netdev_priv(dev);
 
+	priv->bus_off_at = ktime_get();
 	if (__ratelimit(&can_bus_event_ratelimit))
 		netdev_info(dev, "bus-off%s\n",
 			    priv->restart_ms ? ", restart scheduled" : "");

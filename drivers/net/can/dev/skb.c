@@ -92,6 +92,7 @@ struct sk_buff *__can_get_echo_skb(struct net_device *dev, unsigned int idx,
 
 	if (skb_shinfo(skb)->tx_flags & SKBTX_IN_PROGRESS)
 		skb_tstamp_tx(skb, skb_hwtstamps(skb));
+	can_tx_report_set(skb, 0);
 	*len_ptr = can_skb_get_data_len(skb);
 	if (frame_len_ptr)
 		*frame_len_ptr = can_skb_prv(skb)->frame_len;
@@ -134,6 +135,30 @@ unsigned int can_get_echo_skb(struct net_device *dev, unsigned int idx,
 }
 EXPORT_SYMBOL_GPL(can_get_echo_skb);
 
+/* Free the frame in slot @idx unsent, telling its sender @result
+ * (CAN_RAW_TX_REPORT). Same rules as can_free_echo_skb().
+ */
+static void can_discard_echo_skb(struct net_device *dev, unsigned int idx,
+				 unsigned int *frame_len_ptr, int result)
+{
+	struct can_priv *priv = netdev_priv(dev);
+	struct sk_buff *skb;
+
+	if (frame_len_ptr)
+		*frame_len_ptr = 0;
+	if (WARN_ON_ONCE(idx >= priv->echo_skb_max))
+		return;
+	skb = priv->echo_skb[idx];
+	if (!skb)
+		return;
+	if (frame_len_ptr)
+		*frame_len_ptr = can_skb_prv(skb)->frame_len;
+	priv->echo_skb[idx] = NULL;
+	can_tx_report_set(skb, result);
+	dev_kfree_skb_any(skb);
+	can_tx_room(dev);
+}
+
 /**
  * can_free_echo_skb() - drop the frame in slot @idx without echoing it
  * @dev: the device
@@ -149,21 +174,7 @@ EXPORT_SYMBOL_GPL(can_get_echo_skb);
 void can_free_echo_skb(struct net_device *dev, unsigned int idx,
 		       unsigned int *frame_len_ptr)
 {
-	struct can_priv *priv = netdev_priv(dev);
-	struct sk_buff *skb;
-
-	if (frame_len_ptr)
-		*frame_len_ptr = 0;
-	if (WARN_ON_ONCE(idx >= priv->echo_skb_max))
-		return;
-	skb = priv->echo_skb[idx];
-	if (!skb)
-		return;
-	if (frame_len_ptr)
-		*frame_len_ptr = can_skb_prv(skb)->frame_len;
-	priv->echo_skb[idx] = NULL;
-	dev_kfree_skb_any(skb);
-	can_tx_room(dev);
+	can_discard_echo_skb(dev, idx, frame_len_ptr, -ECOMM);
 }
 EXPORT_SYMBOL_GPL(can_free_echo_skb);
 
@@ -187,10 +198,65 @@ bool can_drop_echo_skb(struct net_device *dev, unsigned int idx)
 		return false;
 	dev->stats.tx_dropped++;
 	dev->stats.tx_aborted_errors++;
-	can_free_echo_skb(dev, idx, NULL);
+	can_discard_echo_skb(dev, idx, NULL,
+			     netif_running(dev) ? -ECOMM : -ENETDOWN);
 	return true;
 }
 EXPORT_SYMBOL_GPL(can_drop_echo_skb);
+
+/**
+ * can_drop_stale_echo_skb() - drop the frame in slot @idx if its sender
+ *	no longer wants it sent
+ * @dev: the device
+ * @idx: TX slot
+ *
+ * For a controller that can give up a frame before it starts on the
+ * wire: its deadline passed (CAN_RAW_TX_DEADLINE) or it was written
+ * before the last bus-off and its sender asked for a flush. Counted in
+ * tx_dropped. Same rules for the slot as can_free_echo_skb().
+ *
+ * Return: true if the slot held such a frame, which is gone now.
+ */
+bool can_drop_stale_echo_skb(struct net_device *dev, unsigned int idx)
+{
+	struct can_priv *priv = netdev_priv(dev);
+	int stale;
+
+	if (WARN_ON_ONCE(idx >= priv->echo_skb_max) || !priv->echo_skb[idx])
+		return false;
+	stale = can_tx_report_stale(priv->echo_skb[idx], priv->bus_off_at);
+	if (!stale)
+		return false;
+	dev->stats.tx_dropped++;
+	can_discard_echo_skb(dev, idx, NULL, stale);
+	return true;
+}
+EXPORT_SYMBOL_GPL(can_drop_stale_echo_skb);
+
+/**
+ * can_dev_dropped_stale_skb() - drop a frame from the queue whose sender
+ *	no longer wants it sent
+ * @dev: the device, from can-dev
+ * @skb: the frame from ndo_start_xmit
+ *
+ * See can_drop_stale_echo_skb(); counted in tx_dropped. Any context
+ * (ndo_start_xmit).
+ *
+ * Return: true if @skb was dropped.
+ */
+bool can_dev_dropped_stale_skb(struct net_device *dev, struct sk_buff *skb)
+{
+	struct can_priv *priv = netdev_priv(dev);
+	int stale = can_tx_report_stale(skb, priv->bus_off_at);
+
+	if (!stale)
+		return false;
+	can_tx_report_set(skb, stale);
+	kfree_skb(skb);
+	dev->stats.tx_dropped++;
+	return true;
+}
+EXPORT_SYMBOL_GPL(can_dev_dropped_stale_skb);
 
 /**
  * can_flush_echo_skb() - drop every frame still waiting for confirmation

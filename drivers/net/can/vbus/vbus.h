@@ -243,6 +243,7 @@ void vbus_node_lost_arbitration(struct vbus_node *node, unsigned int bit,
 				ktime_t at);
 void vbus_node_sent(struct vbus *bus, struct vbus_node *tx, ktime_t end);
 void vbus_node_drop_head(struct vbus_node *node);
+void vbus_node_drop_stale(struct vbus_node *node);
 void vbus_node_fifo_pop(struct vbus_node *node);
 
 /* vbus_bus.c */

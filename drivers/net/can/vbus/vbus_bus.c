@@ -103,6 +103,7 @@ static struct vbus_node *arbitrate(struct vbus *bus, ktime_t at)
 	struct vbus_node *node, *winner = NULL;
 
 	list_for_each_entry(node, &bus->nodes, bus_link) {
+		vbus_node_drop_stale(node);
 		if (contends_at(node, at) &&
 		    (!winner || head_wire(node)->arb_key <
 				head_wire(winner)->arb_key))

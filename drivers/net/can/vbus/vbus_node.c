@@ -268,6 +268,25 @@ void vbus_node_drop_head(struct vbus_node *node)
 }
 
 /**
+ * vbus_node_drop_stale() - give up the frames at the head of a node's
+ *	FIFO that their senders no longer want sent
+ * @node: the node, on a bus
+ *
+ * A frame not yet on the wire whose deadline passed (CAN_RAW_TX_DEADLINE),
+ * or one to flush after bus-off, leaves the FIFO before an arbitration,
+ * as a controller aborts a pending transmission.
+ *
+ * Context: bus lock held.
+ */
+void vbus_node_drop_stale(struct vbus_node *node)
+{
+	lockdep_assert_held(&node->bus->lock);
+	while (node->fifo_len &&
+	       can_drop_stale_echo_skb(node->dev, node->fifo_head))
+		vbus_node_fifo_pop(node);
+}
+
+/**
  * vbus_node_fifo_pop() - the head of a node's FIFO is done with
  * @node: the node, on a bus
  *

@@ -12,6 +12,7 @@
 #include <linux/can/error.h>
 #include <linux/can/raw.h>
 #include <linux/can/skb.h>
+#include <linux/errqueue.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -818,17 +819,81 @@ static struct sk_buff *raw_tx_rebuild(struct sock *sk, struct net_device *dev,
 	return skb;
 }
 
+/* What the frames of @sk are tracked for (CAN_RAW_TX_REPORT, _DEADLINE,
+ * _FLUSH_BUS_OFF), read once per write. Return: false if for nothing.
+ */
+static bool raw_tx_tracking(struct sock *sk, struct can_tx_report_args *args)
+{
+	struct raw_sock *ro = raw_sk(sk);
+
+	*args = (struct can_tx_report_args) {
+		.next_seq = &ro->tx_seq,
+		.deadline_us = READ_ONCE(ro->tx_deadline_us),
+		.report = READ_ONCE(ro->tx_report),
+		.flush_bus_off = READ_ONCE(ro->tx_flush_bus_off),
+		.lost = &ro->tx_reports_lost,
+	};
+	return args->report || args->deadline_us || args->flush_bus_off;
+}
+
+/* A tracker on @skb if @args asks for one, else NULL; an ERR_PTR with
+ * @skb freed if memory ran out.
+ */
+static struct can_tx_report *raw_tx_track(struct sk_buff *skb,
+					  struct can_tx_report_args *args)
+{
+	struct can_tx_report *tr;
+
+	if (!args)
+		return NULL;
+	tr = can_tx_report_attach(skb, args);
+	if (IS_ERR(tr))
+		kfree_skb(skb);
+	return tr;
+}
+
+/* The report of a frame that never got into the queue: a wait for room
+ * that ended without any (SO_SNDTIMEO, a signal) means the queue was full.
+ */
+static void raw_tx_untrack(struct can_tx_report *tr, int err)
+{
+	if (!tr)
+		return;
+	if (err == -EAGAIN || err == -ERESTARTSYS)
+		err = -ENOBUFS;
+	can_tx_report_sent(tr, err, false);
+}
+
+static int raw_send_once(struct sock *sk, struct sk_buff *skb,
+			 struct can_tx_report_args *args)
+{
+	struct can_tx_report *tr = raw_tx_track(skb, args);
+	int err;
+
+	if (IS_ERR(tr))
+		return PTR_ERR(tr);
+	err = can_send(skb, READ_ONCE(raw_sk(sk)->loopback));
+	raw_tx_untrack(tr, err);
+	return err;
+}
+
 /* CAN_RAW_TX_WAIT: a frame the queue has no room for waits until it has
  * (or SO_SNDTIMEO runs out: EAGAIN, at once for a non-blocking send),
  * holding the device, which the caller has. Each attempt reads the room
- * count first, so that room reported while it fails is not missed.
+ * count first, so that room reported while it fails is not missed. A
+ * tracked frame keeps its number across attempts and reports once: the
+ * tracker of a failed attempt is silenced only once the next one has its
+ * own.
  */
 static int raw_send_waiting(struct sock *sk, struct sk_buff *skb,
-			    struct net_device *dev, bool nonblock)
+			    struct net_device *dev, bool nonblock,
+			    struct can_tx_report_args *args)
 {
 	long timeo = sock_sndtimeo(sk, nonblock);
+	struct can_tx_report *tr, *next_tr;
 	bool saved = timeo != 0;
 	struct raw_tx_copy copy;
+	struct sk_buff *next;
 	unsigned int seq;
 	int err;
 
@@ -839,6 +904,11 @@ static int raw_send_waiting(struct sock *sk, struct sk_buff *skb,
 			return err;
 		}
 	}
+	tr = raw_tx_track(skb, args);
+	if (IS_ERR(tr)) {
+		err = PTR_ERR(tr);
+		goto free_copy;
+	}
 	for (;;) {
 		seq = can_tx_room_seq(dev);
 		err = can_send(skb, READ_ONCE(raw_sk(sk)->loopback));
@@ -847,10 +917,21 @@ static int raw_send_waiting(struct sock *sk, struct sk_buff *skb,
 		err = can_tx_wait(dev, seq, &timeo);
 		if (err)
 			break;
-		skb = raw_tx_rebuild(sk, dev, &copy, &err);
-		if (!skb)
+		next = raw_tx_rebuild(sk, dev, &copy, &err);
+		if (!next)
 			break;
+		next_tr = raw_tx_track(next, args);
+		if (IS_ERR(next_tr)) {
+			err = PTR_ERR(next_tr);
+			break;
+		}
+		if (tr)
+			can_tx_report_sent(tr, -ENOBUFS, true);
+		tr = next_tr;
+		skb = next;
 	}
+	raw_tx_untrack(tr, err);
+free_copy:
 	if (saved)
 		raw_tx_free(&copy);
 	return err == -ERESTARTSYS ? sock_intr_errno(timeo) : err;
@@ -858,6 +939,7 @@ static int raw_send_waiting(struct sock *sk, struct sk_buff *skb,
 
 static int raw_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 {
+	struct can_tx_report_args tracking, *args = NULL;
 	struct sock *sk = sock->sk;
 	struct net_device *dev;
 	struct sk_buff *skb;
@@ -874,14 +956,48 @@ static int raw_sendmsg(struct socket *sock, struct msghdr *msg, size_t size)
 	if (!dev)
 		return -ENXIO;
 
+	if (raw_tx_tracking(sk, &tracking))
+		args = &tracking;
 	skb = raw_build_skb(sk, msg, size, dev, &err);
 	if (skb && READ_ONCE(raw_sk(sk)->tx_wait))
 		err = raw_send_waiting(sk, skb, dev,
-				       msg->msg_flags & MSG_DONTWAIT);
+				       msg->msg_flags & MSG_DONTWAIT, args);
 	else if (skb)
-		err = can_send(skb, READ_ONCE(raw_sk(sk)->loopback));
+		err = raw_send_once(sk, skb, args);
 	dev_put(dev);
 	return err ?: size;
+}
+
+/* The error queue holds transmit timestamps (SO_TIMESTAMPING, as in
+ * mainline) and our reports (CAN_RAW_TX_REPORT), told apart by their
+ * origin; each comes with its own cmsg type.
+ */
+static int raw_recv_errqueue(struct sock *sk, struct msghdr *msg, size_t size)
+{
+	struct sock_extended_err ee;
+	struct sk_buff *skb;
+	size_t copied;
+	int err, type;
+
+	skb = sock_dequeue_err_skb(sk);
+	if (!skb)
+		return -EAGAIN;
+	copied = min_t(size_t, size, skb->len);
+	if (copied < skb->len)
+		msg->msg_flags |= MSG_TRUNC;
+	err = skb_copy_datagram_msg(skb, 0, msg, copied);
+	if (err)
+		goto free_skb;
+	sock_recv_timestamp(msg, sk, skb);
+	ee = SKB_EXT_ERR(skb)->ee;
+	type = ee.ee_origin == SO_EE_ORIGIN_LOCAL ? CAN_RAW_TX_REPORT :
+						    SCM_CAN_RAW_ERRQUEUE;
+	put_cmsg(msg, SOL_CAN_RAW, type, sizeof(ee), &ee);
+	msg->msg_flags |= MSG_ERRQUEUE;
+	err = copied;
+free_skb:
+	kfree_skb(skb);
+	return err;
 }
 
 /* Address and flags recorded by raw_rcv(), timestamps by the socket. */
@@ -908,8 +1024,7 @@ static int raw_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 	int err;
 
 	if (flags & MSG_ERRQUEUE)
-		return sock_recv_errqueue(sk, msg, size, SOL_CAN_RAW,
-					  SCM_CAN_RAW_ERRQUEUE);
+		return raw_recv_errqueue(sk, msg, size);
 
 	skb = skb_recv_datagram(sk, flags, &err);
 	if (!skb)

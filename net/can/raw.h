@@ -55,6 +55,11 @@ struct raw_last_frame {
  *	while @tx_room_dev is set
  * @tx_room_dev: the device whose queue holds @tx_room, always the bound
  *	one; set by poll() and cleared with the binding, under @lock only
+ * @tx_report: CAN_RAW_TX_REPORT
+ * @tx_deadline_us: CAN_RAW_TX_DEADLINE
+ * @tx_flush_bus_off: CAN_RAW_TX_FLUSH_BUS_OFF
+ * @tx_seq: the number of the next reported frame
+ * @tx_reports_lost: CAN_RAW_TX_REPORTS_LOST
  *
  * The binding (@node, @ifindex, @bound) and the subscriptions (@count,
  * @filter, @one_filter, @err_mask) change under rtnl_lock() and @lock, in
@@ -70,7 +75,8 @@ struct raw_last_frame {
  *
  * raw_rcv(), sendmsg() and getname() read the flags, @count and @ifindex
  * without locks; a change takes effect with the next frame. So do
- * sendmsg() and poll() with @tx_wait.
+ * sendmsg() and poll() with @tx_wait, and sendmsg() with the other
+ * @tx_* options.
  */
 struct raw_sock {
 	struct sock sk;
@@ -93,6 +99,11 @@ struct raw_sock {
 	int tx_wait;
 	struct wait_queue_entry tx_room;
 	struct net_device *tx_room_dev;
+	int tx_report;
+	u32 tx_deadline_us;
+	int tx_flush_bus_off;
+	atomic_t tx_seq;
+	atomic_t tx_reports_lost;
 	struct raw_last_frame __percpu *last;
 };
 

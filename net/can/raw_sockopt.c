@@ -180,19 +180,51 @@ static int raw_set_state_events(struct sock *sk, sockptr_t optval,
 	return raw_change_errors(sk, NULL, &val);
 }
 
-/* Any non-zero value switches waiting on; it reads back as 1. The flag
- * is read without locks by sendmsg() and poll(), see struct raw_sock.
+/* The transmit options of ours. A flag reads back as 0 or 1; the
+ * deadline takes any value, in microseconds. sendmsg() and poll() read
+ * them without locks, see struct raw_sock.
  */
-static int raw_set_tx_wait(struct sock *sk, sockptr_t optval,
-			   unsigned int optlen)
+static int raw_set_tx_option(struct sock *sk, int optname, sockptr_t optval,
+			     unsigned int optlen)
 {
+	struct raw_sock *ro = raw_sk(sk);
+	u32 deadline;
 	int val, err;
 
+	if (optname == CAN_RAW_TX_DEADLINE) {
+		if (optlen != sizeof(deadline))
+			return -EINVAL;
+		if (copy_from_sockptr(&deadline, optval, sizeof(deadline)))
+			return -EFAULT;
+		WRITE_ONCE(ro->tx_deadline_us, deadline);
+		return 0;
+	}
 	err = raw_copy_int(optval, optlen, &val);
 	if (err)
 		return err;
-	WRITE_ONCE(raw_sk(sk)->tx_wait, !!val);
+	if (optname == CAN_RAW_TX_WAIT)
+		WRITE_ONCE(ro->tx_wait, !!val);
+	else if (optname == CAN_RAW_TX_REPORT)
+		WRITE_ONCE(ro->tx_report, !!val);
+	else
+		WRITE_ONCE(ro->tx_flush_bus_off, !!val);
 	return 0;
+}
+
+/* The value of one of them, or of the lost report count. */
+static u32 raw_get_tx_option(struct raw_sock *ro, int optname)
+{
+	switch (optname) {
+	case CAN_RAW_TX_WAIT:
+		return READ_ONCE(ro->tx_wait);
+	case CAN_RAW_TX_REPORT:
+		return READ_ONCE(ro->tx_report);
+	case CAN_RAW_TX_DEADLINE:
+		return READ_ONCE(ro->tx_deadline_us);
+	case CAN_RAW_TX_FLUSH_BUS_OFF:
+		return READ_ONCE(ro->tx_flush_bus_off);
+	}
+	return atomic_read(&ro->tx_reports_lost);
 }
 
 /* Options that are a plain int flag of the socket. */
@@ -252,7 +284,10 @@ int raw_setsockopt(struct socket *sock, int level, int optname,
 	case CAN_RAW_STATE_EVENTS:
 		return raw_set_state_events(sk, optval, optlen);
 	case CAN_RAW_TX_WAIT:
-		return raw_set_tx_wait(sk, optval, optlen);
+	case CAN_RAW_TX_REPORT:
+	case CAN_RAW_TX_DEADLINE:
+	case CAN_RAW_TX_FLUSH_BUS_OFF:
+		return raw_set_tx_option(sk, optname, optval, optlen);
 	}
 	if (raw_int_option(raw_sk(sk), optname))
 		return raw_set_flag(sk, optname, optval, optlen);
@@ -340,8 +375,8 @@ int raw_getsockopt(struct socket *sock, int level, int optname,
 		return raw_put_value(&ro->state_events,
 				     sizeof(ro->state_events),
 				     optval, optlen, len);
-	if (optname == CAN_RAW_TX_WAIT) {
-		int val = READ_ONCE(ro->tx_wait);
+	if (optname >= CAN_RAW_TX_WAIT && optname <= CAN_RAW_TX_REPORTS_LOST) {
+		u32 val = raw_get_tx_option(ro, optname);
 
 		return raw_put_value(&val, sizeof(val), optval, optlen, len);
 	}

@@ -42,6 +42,16 @@ enum {
 	 * (net.can.raw_tx_wait)
 	 */
 	CAN_RAW_TX_WAIT,
+	/* int: one report per sent frame on the error queue (0); also the
+	 * cmsg type of a report
+	 */
+	CAN_RAW_TX_REPORT,
+	/* __u32: microseconds a frame may wait to be sent, 0 for ever (0) */
+	CAN_RAW_TX_DEADLINE,
+	/* int: frames written before a bus-off are not sent after it (0) */
+	CAN_RAW_TX_FLUSH_BUS_OFF,
+	/* __u32: reports lost for want of receive buffer; get only */
+	CAN_RAW_TX_REPORTS_LOST,
 };
 
 /**

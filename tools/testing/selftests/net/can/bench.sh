@@ -26,7 +26,7 @@ mkdir -p $OUT
 # SCENARIO:N pairs for can_bench; costs are virtual ns per frame, except
 # regtime (ns for all N) and memsock/memfilt (slab bytes per socket/filter).
 # gw:N is gw_bench: a frame routed by can-gw past N jobs that miss it.
-SCENARIOS="loop:1 loopfd:1 xl:1
+SCENARIOS="loop:1 loopfd:1 xl:1 report:1
 sff:1 sff:10 sff:100 sff:1000 sff:10000
 eff:1 eff:10 eff:100 eff:1000 eff:10000
 mask:1 mask:10 mask:100 mask:1000 mask:10000

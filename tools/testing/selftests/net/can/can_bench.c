@@ -12,6 +12,9 @@
  *   loopfd      one receiver, CAN FD frames       (N ignored)
  *   xl          one receiver, 2048-byte CAN XL frames (N ignored; the
  *               interface needs the XL MTU, 2060)
+ *   report      "loop" with CAN_RAW_TX_REPORT on the sender, which reads
+ *               each frame's report (ours); without the option (mainline)
+ *               it is "loop", so the ratio is the cost of the reports
  *   sff         one matching receiver + N exact 11-bit filters that miss
  *   eff         the same with exact 29-bit filters
  *   mask        the same with mask filters of three distinct masks
@@ -244,6 +247,25 @@ static size_t make_frame(union any_frame *f, enum frame_kind kind)
 	}
 }
 
+/* Whether @tx reports its frames: set by the "report" scenario. */
+static int reporting;
+
+/* Read the report of the frame just sent, which vcan (no echo) gives
+ * before write() returns.
+ */
+static void read_report(int tx)
+{
+	char frame[CANXL_MTU], control[256];
+	struct iovec iov = { frame, sizeof(frame) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control, .msg_controllen = sizeof(control),
+	};
+
+	if (recvmsg(tx, &msg, MSG_ERRQUEUE) < 0)
+		die("recvmsg(MSG_ERRQUEUE)");
+}
+
 /* Send FRAMES frames, each read back by every socket in rx[]. */
 static double run_traffic(int tx, int *rx, int nrx, enum frame_kind kind,
 			  long frames)
@@ -260,6 +282,8 @@ static double run_traffic(int tx, int *rx, int nrx, enum frame_kind kind,
 		*first = i;
 		if (write(tx, &out, mtu) != (ssize_t)mtu)
 			die("write");
+		if (reporting)
+			read_report(tx);
 		for (r = 0; r < nrx; r++)
 			if (read(rx[r], &in, sizeof(in)) != (ssize_t)mtu)
 				die("read");
@@ -339,6 +363,14 @@ int main(int argc, char **argv)
 		tx = raw_socket(NULL, 0, kind);
 		rx = raw_socket(&match, 1, kind);
 		cost = run_traffic(tx, &rx, 1, kind, frames);
+	} else if (!strcmp(scenario, "report")) {
+		int on = 1;
+
+		tx = raw_socket(NULL, 0, FRAME_CC);
+		rx = raw_socket(&match, 1, FRAME_CC);
+		reporting = !setsockopt(tx, SOL_CAN_RAW, CAN_RAW_TX_REPORT,
+					&on, sizeof(on));
+		cost = run_traffic(tx, &rx, 1, FRAME_CC, frames);
 	} else if (!strcmp(scenario, "all")) {
 		int *rxs = calloc(n, sizeof(int));
 

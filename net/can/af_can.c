@@ -529,6 +529,8 @@ static int can_rcv(struct sk_buff *skb, struct net_device *dev,
 
 	if (unlikely(!dev_table || !can_frame_is_valid(skb, dev))) {
 		this_cpu_inc(can_pernet(dev_net(dev))->stats->rx_invalid);
+		if (dev_table)
+			this_cpu_inc(dev_table->drops->invalid);
 		kfree_skb(skb);
 		return NET_RX_DROP;
 	}
@@ -545,10 +547,151 @@ static int can_rcv(struct sk_buff *skb, struct net_device *dev,
 	matches += can_rx_table_deliver(dev_table, skb, type);
 	consume_skb(skb);
 
-	if (matches)
+	if (matches) {
 		this_cpu_inc(cn->stats->matches);
+	} else {
+		this_cpu_inc(cn->stats->rx_unmatched);
+		this_cpu_inc(dev_table->drops->no_receiver);
+	}
 	return NET_RX_SUCCESS;
 }
+
+/* ---- frames lost on the way up ---- */
+
+/* The table of @dev under rcu_read_lock(), from any context. */
+static struct can_rx_table *can_dev_rx_table_rcu(struct net_device *dev)
+{
+	struct can_ml_priv *ml = can_get_ml_priv(dev);
+
+	return ml ? rcu_dereference(ml->rx_table) : NULL;
+}
+
+/**
+ * can_rx_queue_dropped() - count frames lost between interrupt and softirq
+ * @dev: the CAN device that received them
+ * @frames: how many
+ *
+ * For the device layer and drivers: a frame read from the controller
+ * that its rx-offload queue or the CPU's backlog queue had no room for.
+ * Counted for the device and its namespace; /proc/net/can/stats and
+ * CAN_RAW_BUS_STATE show it. It is the caller's business to count the
+ * frame in the device's own statistics, where the networking core has
+ * not already done so (it counts a full backlog in rx_dropped).
+ *
+ * Context: any, hard interrupts included.
+ */
+void can_rx_queue_dropped(struct net_device *dev, unsigned int frames)
+{
+	struct can_rx_table *table;
+
+	rcu_read_lock();
+	table = can_dev_rx_table_rcu(dev);
+	if (table) {
+		this_cpu_add(table->drops->rx_queue, frames);
+		this_cpu_add(table->cn->stats->rx_queue_drops, frames);
+	}
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(can_rx_queue_dropped);
+
+/**
+ * can_netif_rx() - netif_rx() that counts a frame the backlog refused
+ * @skb: a frame received by a CAN device (skb->dev set); consumed
+ *
+ * Context: as netif_rx(): any.
+ * Return: what netif_rx() returned.
+ */
+int can_netif_rx(struct sk_buff *skb)
+{
+	struct net_device *dev = skb->dev;
+	int ret = netif_rx(skb);
+
+	if (ret == NET_RX_DROP)
+		can_rx_queue_dropped(dev, 1);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(can_netif_rx);
+
+/**
+ * can_sock_rx_dropped() - count a frame a socket's receive queue refused
+ * @dev: the device the frame came from
+ * @err: what sock_queue_rcv_skb() returned
+ *
+ * Only a full queue counts (-ENOMEM, -ENOBUFS: the socket's buffer or
+ * its memory accounting), not a frame its socket filter turned away.
+ * The socket's own count (SO_RXQ_OVFL) is sock_queue_rcv_skb()'s.
+ *
+ * Context: softirq or process context; any, in fact.
+ */
+void can_sock_rx_dropped(struct net_device *dev, int err)
+{
+	struct can_rx_table *table;
+
+	if (err != -ENOMEM && err != -ENOBUFS)
+		return;
+	rcu_read_lock();
+	table = can_dev_rx_table_rcu(dev);
+	if (table) {
+		this_cpu_inc(table->drops->sock_queue);
+		this_cpu_inc(table->cn->stats->rx_sock_drops);
+	} else {
+		this_cpu_inc(can_pernet(dev_net(dev))->stats->rx_sock_drops);
+	}
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(can_sock_rx_dropped);
+
+/* Sum the per-CPU loss counters of a device's table. */
+void can_dev_drops_sum(struct can_rx_table *table, struct can_dev_drops *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct can_dev_drops *d = per_cpu_ptr(table->drops, cpu);
+
+		sum->rx_queue += READ_ONCE(d->rx_queue);
+		sum->no_receiver += READ_ONCE(d->no_receiver);
+		sum->invalid += READ_ONCE(d->invalid);
+		sum->sock_queue += READ_ONCE(d->sock_queue);
+	}
+}
+
+/**
+ * can_get_drop_counts() - the frames @dev lost, stage by stage
+ * @dev: any network device
+ * @c: filled in; all 0 for a device the core does not serve
+ *
+ * @c->controller is the device's rx_over_errors, as ip -s link shows it;
+ * the rest are the core's counts since the device registered or last
+ * changed its namespace.
+ *
+ * Context: process context or under rcu_read_lock(); calls
+ * dev_get_stats().
+ */
+void can_get_drop_counts(struct net_device *dev, struct can_drop_counts *c)
+{
+	struct rtnl_link_stats64 stats;
+	struct can_rx_table *table;
+	struct can_dev_drops d = {};
+
+	rcu_read_lock();
+	table = can_dev_rx_table_rcu(dev);
+	if (table)
+		can_dev_drops_sum(table, &d);
+	rcu_read_unlock();
+
+	memset(c, 0, sizeof(*c));
+	if (!table)
+		return;
+	dev_get_stats(dev, &stats);
+	c->controller = stats.rx_over_errors;
+	c->rx_queue = d.rx_queue;
+	c->no_receiver = d.no_receiver;
+	c->invalid = d.invalid;
+	c->sock_queue = d.sock_queue;
+}
+EXPORT_SYMBOL_GPL(can_get_drop_counts);
 
 static struct packet_type can_packet __read_mostly = {
 	.type = cpu_to_be16(ETH_P_CAN),

@@ -79,6 +79,25 @@ struct can_rcv_list {
 struct can_mask_group;
 
 /**
+ * struct can_dev_drops - frames one device lost after its controller
+ * @rx_queue: lost between the interrupt and the softirq: the driver's
+ *	rx-offload queue or the CPU's backlog queue was full
+ * @no_receiver: valid frames no subscription matched
+ * @invalid: frames the core refused (size, length or protocol wrong)
+ * @sock_queue: copies a socket's full receive queue refused
+ *
+ * One set per CPU, in the device's receive table, incremented with
+ * this_cpu_inc() from any context and summed for readers. A device that
+ * changes its namespace gets a new table and starts from 0.
+ */
+struct can_dev_drops {
+	unsigned long rx_queue;
+	unsigned long no_receiver;
+	unsigned long invalid;
+	unsigned long sock_queue;
+};
+
+/**
  * struct can_rx_table - the subscribers of one device, or of all devices
  * @rcu: frees a device's table after readers are done with it (first,
  *	because kvfree_rcu() needs it near the start)
@@ -93,6 +112,7 @@ struct can_mask_group;
  * @entries: number of subscriptions in the table
  * @cn: the namespace the table belongs to; a device that changes its
  *	namespace gets a new table
+ * @drops: the device's loss counters (unused in the table of all devices)
  *
  * Writers hold the namespace's &can_pernet.rx_lock; readers walk the
  * lists under rcu_read_lock() and see each entry whole or not at all.
@@ -107,14 +127,20 @@ struct can_rx_table {
 	struct hlist_head *group_hash;
 	unsigned int entries;
 	struct can_pernet *cn;
+	struct can_dev_drops __percpu *drops;
 };
 
-/* Frame counters: one set per CPU, or the sum of all sets. */
+/* Frame counters: one set per CPU, or the sum of all sets. The last
+ * three are the namespace's totals of struct can_dev_drops.
+ */
 struct can_pcpu_stats {
 	unsigned long tx_frames;
 	unsigned long rx_frames;
 	unsigned long matches;
 	unsigned long rx_invalid;
+	unsigned long rx_queue_drops;
+	unsigned long rx_unmatched;
+	unsigned long rx_sock_drops;
 };
 
 /**
@@ -209,6 +235,7 @@ unsigned int can_rx_table_walk(struct can_rx_table *table,
 			       enum can_rx_list which, can_rx_walk_fn fn,
 			       void *arg);
 void can_receiver_free(struct can_receiver *rcv);
+void can_dev_drops_sum(struct can_rx_table *table, struct can_dev_drops *sum);
 
 /* /proc/net/can and the rate statistics it shows exist with procfs only. */
 #ifdef CONFIG_PROC_FS

@@ -34,6 +34,9 @@ static void can_stats_sum(struct can_pernet *cn, struct can_pcpu_stats *sum)
 		sum->rx_frames += READ_ONCE(s->rx_frames);
 		sum->matches += READ_ONCE(s->matches);
 		sum->rx_invalid += READ_ONCE(s->rx_invalid);
+		sum->rx_queue_drops += READ_ONCE(s->rx_queue_drops);
+		sum->rx_unmatched += READ_ONCE(s->rx_unmatched);
+		sum->rx_sock_drops += READ_ONCE(s->rx_sock_drops);
 	}
 }
 
@@ -154,6 +157,57 @@ static void can_put_rate(struct seq_file *m, const struct can_rate *rate,
 	seq_putc(m, '\n');
 }
 
+/* The device table after the mainline lines: one row per CAN device. */
+#define CAN_DROPS_HEAD \
+	" device             controller   rx-queue no-receiver    invalid    socket (RXLOST)\n"
+
+/* Frames lost on the way up, for the namespace and for each device: the
+ * lines the stack added after mainline's, so that parsers of those see
+ * them unchanged. Controller overruns are the devices' rx_over_errors,
+ * summed over the devices there are now; the other totals are counted
+ * since the last reset, as the lines above.
+ */
+static void can_drops_show(struct seq_file *m,
+			   const struct can_pcpu_stats *sum,
+			   const struct can_pcpu_stats *base)
+{
+	struct net *net = seq_file_single_net(m);
+	struct can_drop_counts c;
+	struct net_device *dev;
+	u64 controller = 0;
+
+	rcu_read_lock();
+	for_each_netdev_rcu(net, dev) {
+		if (!can_dev_rx_table(dev))
+			continue;
+		can_get_drop_counts(dev, &c);
+		controller += c.controller;
+	}
+	rcu_read_unlock();
+
+	can_put_stat(m, controller, "frames lost in controllers (RXLCTL)");
+	can_put_stat(m, sum->rx_queue_drops - base->rx_queue_drops,
+		     "frames lost before the softirq (RXLQ)");
+	can_put_stat(m, sum->rx_unmatched - base->rx_unmatched,
+		     "frames without a receiver (RXNRCV)");
+	can_put_stat(m, sum->rx_sock_drops - base->rx_sock_drops,
+		     "frames lost in socket receive queues (RXLSK)");
+	seq_putc(m, '\n');
+
+	seq_puts(m, CAN_DROPS_HEAD);
+	rcu_read_lock();
+	for_each_netdev_rcu(net, dev) {
+		if (!can_dev_rx_table(dev))
+			continue;
+		can_get_drop_counts(dev, &c);
+		seq_printf(m, " %-16s %10llu %10llu %11llu %10llu %10llu\n",
+			   dev->name, c.controller, c.rx_queue, c.no_receiver,
+			   c.invalid, c.sock_queue);
+	}
+	rcu_read_unlock();
+	seq_putc(m, '\n');
+}
+
 static int can_stats_show(struct seq_file *m, void *v)
 {
 	struct can_pernet *cn = can_pernet(seq_file_single_net(m));
@@ -188,6 +242,7 @@ static int can_stats_show(struct seq_file *m, void *v)
 	if (r.user_resets)
 		can_put_stat(m, r.user_resets, "user statistic resets (USTR)");
 	seq_putc(m, '\n');
+	can_drops_show(m, &sum, &r.base);
 	return 0;
 }
 

@@ -130,6 +130,7 @@ void raw_rcv(struct sk_buff *oskb, void *data)
 	struct raw_sock *ro = raw_sk(sk);
 	struct raw_rx_info *info;
 	struct sk_buff *skb;
+	int err;
 
 	if (oskb->sk == sk && !READ_ONCE(ro->recv_own_msgs))
 		return;
@@ -155,8 +156,11 @@ void raw_rcv(struct sk_buff *oskb, void *data)
 	if (oskb->sk == sk)
 		info->msg_flags |= MSG_CONFIRM;
 
-	if (sock_queue_rcv_skb(sk, skb) < 0)
+	err = sock_queue_rcv_skb(sk, skb);
+	if (err < 0) {
+		can_sock_rx_dropped(oskb->dev, err);
 		kfree_skb(skb);
+	}
 }
 
 /* ---- filter registration ---- */

@@ -6,6 +6,7 @@
  * through the header, so that it needs no can-dev module to load.
  */
 
+#include <linux/can/core.h>
 #include <linux/can/dev.h>
 #include <linux/can/raw.h>
 #include <linux/rtnetlink.h>
@@ -23,8 +24,16 @@ static void read_bus_state(struct net_device *dev,
 {
 	struct can_priv *priv = netdev_priv(dev);
 	struct can_berr_counter bec = {};
+	struct can_drop_counts drops;
 
 	ASSERT_RTNL();
+	can_get_drop_counts(dev, &drops);
+	st->rx_lost_controller = drops.controller;
+	st->rx_lost_queue = drops.rx_queue;
+	st->rx_no_receiver = drops.no_receiver;
+	st->rx_invalid = drops.invalid;
+	st->rx_lost_socket = drops.sock_queue;
+
 	st->state = CAN_STATE_ERROR_ACTIVE;
 	if (!is_can_dev(dev))
 		return;

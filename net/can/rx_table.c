@@ -176,7 +176,8 @@ struct can_rx_table *can_rx_table_alloc(struct can_pernet *cn)
 			      GFP_KERNEL_ACCOUNT);
 	table->group_hash = kcalloc(CAN_GROUP_SLOTS, sizeof(*table->group_hash),
 				    GFP_KERNEL_ACCOUNT);
-	if (!table->fil || !table->group_hash) {
+	table->drops = alloc_percpu_gfp(struct can_dev_drops, GFP_KERNEL_ACCOUNT);
+	if (!table->fil || !table->group_hash || !table->drops) {
 		can_rx_table_destroy(table);
 		return NULL;
 	}
@@ -187,6 +188,7 @@ struct can_rx_table *can_rx_table_alloc(struct can_pernet *cn)
 /* Free an empty table no reader can reach any more. */
 void can_rx_table_destroy(struct can_rx_table *table)
 {
+	free_percpu(table->drops);
 	kfree(table->group_hash);
 	kvfree(table->fil);
 	kvfree(table);

@@ -71,6 +71,28 @@ void can_rx_unregister(struct net *net, struct net_device *dev,
 		       canid_t can_id, canid_t mask, can_rx_func_t func,
 		       void *data);
 
+/**
+ * struct can_drop_counts - frames a CAN device lost, by where
+ * @controller: in the controller, its FIFO or buffers overran
+ *	(rx_over_errors of the device)
+ * @rx_queue: between interrupt and softirq: rx-offload or backlog full
+ * @no_receiver: in the core: valid frames no subscription matched
+ * @invalid: in the core: frames it refused as malformed
+ * @sock_queue: in sockets: copies a full receive queue refused
+ */
+struct can_drop_counts {
+	u64 controller;
+	u64 rx_queue;
+	u64 no_receiver;
+	u64 invalid;
+	u64 sock_queue;
+};
+
+void can_rx_queue_dropped(struct net_device *dev, unsigned int frames);
+int can_netif_rx(struct sk_buff *skb);
+void can_sock_rx_dropped(struct net_device *dev, int err);
+void can_get_drop_counts(struct net_device *dev, struct can_drop_counts *c);
+
 int can_send(struct sk_buff *skb, int loop);
 void can_tx_room(struct net_device *dev);
 unsigned int can_tx_room_seq(struct net_device *dev);

@@ -5,6 +5,7 @@
  * sequence). Flow control frames for our own sending go to tx.c.
  */
 
+#include <linux/can/core.h>
 #include <linux/can/skb.h>
 #include <linux/skbuff.h>
 
@@ -24,6 +25,7 @@ static void isotp_rx_deliver(struct isotp_sock *so, const u8 *data,
 {
 	struct sockaddr_can *addr;
 	struct sk_buff *skb;
+	int err;
 
 	skb = alloc_skb(len, GFP_ATOMIC);
 	if (!skb) {
@@ -40,8 +42,11 @@ static void isotp_rx_deliver(struct isotp_sock *so, const u8 *data,
 	addr->can_family = AF_CAN;
 	addr->can_ifindex = frame->dev->ifindex;
 
-	if (sock_queue_rcv_skb(&so->sk, skb) < 0)
+	err = sock_queue_rcv_skb(&so->sk, skb);
+	if (err < 0) {
+		can_sock_rx_dropped(frame->dev, err);
 		kfree_skb(skb);
+	}
 }
 
 /* Flow control from us as receiver; a failed send is not retried: the

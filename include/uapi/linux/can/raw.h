@@ -65,10 +65,19 @@ enum {
  * @restarts: how often it was restarted after bus-off
  * @bus_errors: bus errors it saw
  * @arbitration_lost: frames of its that lost arbitration
+ * @rx_lost_controller: received frames its controller lost (FIFO or
+ *	buffer overrun; rx_over_errors of ip -s link)
+ * @rx_lost_queue: frames lost between interrupt and softirq, the
+ *	rx-offload or backlog queue being full
+ * @rx_no_receiver: valid frames the core had no subscriber for
+ * @rx_invalid: frames the core dropped as malformed
+ * @rx_lost_socket: copies of its frames that a socket's full receive
+ *	queue refused, over all sockets
  *
  * A buffer shorter than the structure gets its first bytes; fields are
  * only ever added at the end. A device without a controller (vcan,
- * vxcan) reads as ERROR-ACTIVE with every count 0.
+ * vxcan) reads as ERROR-ACTIVE with every controller count 0; the core's
+ * counts (@rx_lost_queue and after) are kept for it too.
  */
 struct can_raw_bus_state {
 	__u32 state;
@@ -80,6 +89,11 @@ struct can_raw_bus_state {
 	__u32 restarts;
 	__u32 bus_errors;
 	__u32 arbitration_lost;
+	__u64 rx_lost_controller;
+	__u64 rx_lost_queue;
+	__u64 rx_no_receiver;
+	__u64 rx_invalid;
+	__u64 rx_lost_socket;
 };
 
 #endif /* !_UAPI_CAN_RAW_H */

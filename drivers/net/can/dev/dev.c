@@ -70,7 +70,7 @@ static int can_restart(struct net_device *dev)
 	skb = alloc_can_err_skb(dev, &cf);
 	if (skb) {
 		cf->can_id |= CAN_ERR_RESTARTED;
-		netif_rx(skb);
+		can_netif_rx(skb);
 	}
 
 	priv->can_stats.restarts++;

@@ -10,9 +10,12 @@
  * without locking, and appended to skb_queue, under skb_queue's lock, in
  * one step at the end of the interrupt (can_rx_offload_irq_finish());
  * NAPI takes frames from skb_queue with the same lock. A frame that
- * arrives while skb_queue holds more than skb_queue_len_max is dropped.
+ * arrives while skb_queue holds more than skb_queue_len_max is dropped,
+ * and counted also by the core (can_rx_queue_dropped()), whose count
+ * is of such losses only.
  */
 
+#include <linux/can/core.h>
 #include <linux/can/dev.h>
 #include <linux/can/rx-offload.h>
 
@@ -96,16 +99,19 @@ static int rx_offload_poll(struct napi_struct *napi, int quota)
 static struct sk_buff *read_mailbox(struct can_rx_offload *offload,
 				    unsigned int mb, bool *was_empty)
 {
+	bool full = rx_queue_is_full(offload);
 	struct sk_buff *skb;
 	u32 stamp = 0;
 
-	skb = offload->mailbox_read(offload, mb, &stamp,
-				    rx_queue_is_full(offload));
+	skb = offload->mailbox_read(offload, mb, &stamp, full);
 	*was_empty = !skb;
 	if (IS_ERR_OR_NULL(skb)) {
 		if (skb) {
 			offload->dev->stats.rx_dropped++;
 			offload->dev->stats.rx_fifo_errors++;
+			/* The core's count is of the queue's losses alone. */
+			if (full)
+				can_rx_queue_dropped(offload->dev, 1);
 		}
 		return NULL;
 	}
@@ -194,6 +200,7 @@ int can_rx_offload_queue_timestamp(struct can_rx_offload *offload,
 {
 	if (rx_queue_is_full(offload)) {
 		dev_kfree_skb_any(skb);
+		can_rx_queue_dropped(offload->dev, 1);
 		return -ENOBUFS;
 	}
 	rx_offload_cb(skb)->timestamp = timestamp;
@@ -217,6 +224,7 @@ int can_rx_offload_queue_tail(struct can_rx_offload *offload,
 {
 	if (rx_queue_is_full(offload)) {
 		dev_kfree_skb_any(skb);
+		can_rx_queue_dropped(offload->dev, 1);
 		return -ENOBUFS;
 	}
 	__skb_queue_tail(&offload->skb_irq_queue, skb);

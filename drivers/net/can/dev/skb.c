@@ -130,7 +130,7 @@ unsigned int can_get_echo_skb(struct net_device *dev, unsigned int idx,
 
 	skb = __can_get_echo_skb(dev, idx, &len, frame_len_ptr);
 	if (skb)
-		netif_rx(skb);
+		can_netif_rx(skb);
 	return len;
 }
 EXPORT_SYMBOL_GPL(can_get_echo_skb);

@@ -5,6 +5,7 @@
  * FIFO, and turns its error interrupts into error frames and states.
  */
 
+#include <linux/can/core.h>
 #include <linux/delay.h>
 #include <linux/ethtool.h>
 #include <linux/interrupt.h>
@@ -312,7 +313,7 @@ static void sja1000_rx(struct sja1000_priv *priv)
 	write_cmd(priv, SJA1000_CMD_RRB);
 
 	dev->stats.rx_packets++;
-	netif_rx(skb);
+	can_netif_rx(skb);
 }
 
 static void tx_done(struct sja1000_priv *priv)
@@ -457,7 +458,7 @@ static void sja1000_error(struct sja1000_priv *priv, u8 ir, u8 sr)
 	}
 	update_state(priv, cf, next_state(priv, ir, sr), &bec);
 	if (skb)
-		netif_rx(skb);
+		can_netif_rx(skb);
 }
 
 /* Registers of a card that is no longer there read all ones; MOD's top

@@ -4,6 +4,7 @@
  * a transmission, and error flags turned into error frames and states.
  */
 
+#include <linux/can/core.h>
 #include <linux/interrupt.h>
 #include "mcp251x.h"
 
@@ -51,7 +52,7 @@ static int receive(struct mcp251x_priv *priv, int n)
 		net->stats.rx_bytes += cf->len;
 	}
 	net->stats.rx_packets++;
-	netif_rx(skb);
+	can_netif_rx(skb);
 	return 0;
 }
 
@@ -204,7 +205,7 @@ static int handle_errors(struct mcp251x_priv *priv, u8 intf, u8 eflg)
 	if (cf->can_id == CAN_ERR_FLAG)
 		consume_skb(skb);
 	else
-		netif_rx(skb);
+		can_netif_rx(skb);
 	return err;
 }
 

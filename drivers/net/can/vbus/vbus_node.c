@@ -6,6 +6,7 @@
  * the bus lock, from the bus timer or from a fault being injected.
  */
 
+#include <linux/can/core.h>
 #include <linux/can/skb.h>
 #include <linux/timekeeping.h>
 #include "vbus.h"
@@ -78,7 +79,7 @@ static void report(struct vbus_node *node, const struct vbus_event *ev,
 		cf->data[6] = min(node->tec, VBUS_COUNTER_MAX);
 		cf->data[7] = node->rec;
 		stamp(skb, at);
-		netif_rx(skb);
+		can_netif_rx(skb);
 	}
 	if (changes && priv->state == CAN_STATE_BUS_OFF)
 		go_bus_off(node);
@@ -164,7 +165,7 @@ void vbus_node_lost_arbitration(struct vbus_node *node, unsigned int bit,
 	cf->can_id |= CAN_ERR_LOSTARB;
 	cf->data[0] = bit;
 	stamp(skb, at);
-	netif_rx(skb);
+	can_netif_rx(skb);
 }
 
 static void deliver(struct vbus_node *rx, const struct sk_buff *sent,
@@ -196,7 +197,7 @@ static void deliver(struct vbus_node *rx, const struct sk_buff *sent,
 	if (!(((struct can_frame *)skb->data)->can_id & CAN_RTR_FLAG))
 		stats->rx_bytes += can_skb_get_data_len(skb);
 	stamp(skb, end);
-	netif_rx(skb);
+	can_netif_rx(skb);
 }
 
 static void receive_ok(struct vbus_node *rx)
@@ -244,7 +245,7 @@ void vbus_node_sent(struct vbus *bus, struct vbus_node *tx, ktime_t end)
 	stamp(sent, end);
 	sent = __can_get_echo_skb(tx->dev, slot, &len, NULL);
 	if (sent)
-		netif_rx(sent);
+		can_netif_rx(sent);
 	tx->dev->stats.tx_packets++;
 	tx->dev->stats.tx_bytes += len;
 	vbus_node_fifo_pop(tx);

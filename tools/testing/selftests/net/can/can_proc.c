@@ -112,7 +112,8 @@ TEST_F(proc, stats_have_every_counter_line)
 {
 	static const char *const tags[] = {
 		"TXF", "RXF", "RXMF", "RXMR", "TXR", "RXR", "CRXMR", "CTXR",
-		"CRXR", "MRXMR", "MTXR", "MRXR", "CRCV", "MRCV", NULL,
+		"CRXR", "MRXMR", "MTXR", "MRXR", "CRCV", "MRCV",
+		"RXLCTL", "RXLQ", "RXNRCV", "RXLSK", "RXLOST", NULL,
 	};
 	const char *const *tag;
 
@@ -266,6 +267,112 @@ TEST_F(proc, rcvlist_says_no_entry_for_device_without_filters)
 	ASSERT_NE(NULL, text);
 	snprintf(want, sizeof(want), "(%s: no entry)", self->ifname);
 	EXPECT_NE(NULL, strstr(text, want)) TH_LOG("%s", text);
+	free(text);
+}
+
+/* The value of the line that ends in "(@tag)" in @text, or -1. */
+static long stat_in(const char *text, const char *tag)
+{
+	char want[16];
+	const char *p;
+
+	snprintf(want, sizeof(want), "(%s)\n", tag);
+	p = strstr(text, want);
+	if (!p)
+		return -1;
+	while (p > text && p[-1] != '\n')
+		p--;
+	return strtol(p, NULL, 10);
+}
+
+static int put_stat(char *buf, size_t size, long v, const char *what)
+{
+	return snprintf(buf, size, " %8ld %s\n", v, what);
+}
+
+/*
+ * Mainline's part of the file, rebuilt from the values it shows in
+ * mainline's format: ours must be that, byte for byte, with the new
+ * lines only after it.
+ */
+TEST_F(proc, stats_start_with_mainline_lines_unchanged)
+{
+	static const char *const counts[][2] = {
+		{ "TXF", "transmitted frames (TXF)" },
+		{ "RXF", "received frames (RXF)" },
+		{ "RXMF", "matched frames (RXMF)" },
+		{ "RXINV", "dropped invalid frames (RXINV)" },
+	};
+	static const char *const rates[][2] = {
+		{ "RXMR", "% total match ratio (RXMR)" },
+		{ "TXR", "frames/s total tx rate (TXR)" },
+		{ "RXR", "frames/s total rx rate (RXR)" },
+		{ "CRXMR", "% current match ratio (CRXMR)" },
+		{ "CTXR", "frames/s current tx rate (CTXR)" },
+		{ "CRXR", "frames/s current rx rate (CRXR)" },
+		{ "MRXMR", "% max match ratio (MRXMR)" },
+		{ "MTXR", "frames/s max tx rate (MTXR)" },
+		{ "MRXR", "frames/s max rx rate (MRXR)" },
+	};
+	char *text, want[4096];
+	size_t n = 0;
+	unsigned int i;
+	long v;
+
+	send_and_wait(_metadata, self, 0x10, 3);
+	text = ct_read_file("/proc/net/can/stats");
+	ASSERT_NE(NULL, text);
+
+	n += snprintf(want + n, sizeof(want) - n, "\n");
+	for (i = 0; i < ARRAY_SIZE(counts); i++)
+		n += put_stat(want + n, sizeof(want) - n,
+			      stat_in(text, counts[i][0]), counts[i][1]);
+	n += snprintf(want + n, sizeof(want) - n, "\n");
+	if (stat_in(text, "RXMR") >= 0) {
+		for (i = 0; i < ARRAY_SIZE(rates); i++) {
+			n += put_stat(want + n, sizeof(want) - n,
+				      stat_in(text, rates[i][0]), rates[i][1]);
+			if (i % 3 == 2)
+				n += snprintf(want + n, sizeof(want) - n, "\n");
+		}
+	}
+	n += put_stat(want + n, sizeof(want) - n, stat_in(text, "CRCV"),
+		      "current receive list entries (CRCV)");
+	n += put_stat(want + n, sizeof(want) - n, stat_in(text, "MRCV"),
+		      "maximum receive list entries (MRCV)");
+	v = stat_in(text, "STR");
+	if (v >= 0) {
+		n += snprintf(want + n, sizeof(want) - n, "\n");
+		n += put_stat(want + n, sizeof(want) - n, v,
+			      "statistic resets (STR)");
+	}
+	v = stat_in(text, "USTR");
+	if (v >= 0)
+		n += put_stat(want + n, sizeof(want) - n, v,
+			      "user statistic resets (USTR)");
+	n += snprintf(want + n, sizeof(want) - n, "\n");
+
+	EXPECT_EQ(3, stat_in(text, "TXF"));
+	EXPECT_EQ(0, strncmp(text, want, n)) TH_LOG("want:\n%s\ngot:\n%s", want, text);
+	/* Then ours: the totals of lost frames and the table per device. */
+	EXPECT_NE(NULL, strstr(text + n, "(RXLCTL)\n"));
+	EXPECT_NE(NULL, strstr(text + n, "(RXLSK)\n"));
+	EXPECT_NE(NULL, strstr(text + n, "(RXLOST)\n"));
+	free(text);
+}
+
+TEST_F(proc, loss_table_has_a_row_per_can_device)
+{
+	char *text = ct_read_file("/proc/net/can/stats"), *table, want[128];
+
+	ASSERT_NE(NULL, text);
+	table = strstr(text, "(RXLOST)\n");
+	ASSERT_NE(NULL, table);
+	snprintf(want, sizeof(want), "\n %-16s %10d %10d %11d %10d %10d\n",
+		 self->ifname, 0, 0, 0, 0, 0);
+	/* Nothing was sent; a device that is not CAN has no row. */
+	EXPECT_NE(NULL, strstr(table, want)) TH_LOG("%s", text);
+	EXPECT_EQ(NULL, strstr(table, "\n lo ")) TH_LOG("%s", text);
 	free(text);
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * CAN_RAW_BUS_STATE (ours): the state and counters of the bound device,
- * read by any user: refused on unbound sockets, zeros on vcan, and on a
+ * read by any user: refused on unbound sockets, zeros on vcan but for
+ * the core's counts of lost frames, and on a
  * controller of the virtual bus (can-vbus) the ERROR-PASSIVE of a node
  * alone, bus-off and restart, as ip -d link shows them.
  * CAN_RAW_STATE_EVENTS (ours): each state change as an error frame,
@@ -118,6 +119,34 @@ TEST_F(vcan, short_buffer_gets_the_first_bytes)
 	len = 0;
 	ASSERT_EQ(0, get_state(self->fd, (void *)buf, &len));
 	EXPECT_EQ(0, len);
+}
+
+/* The counts of lost frames are the core's, kept for vcan too; the
+ * controller's (rx_over_errors) stays 0 there.
+ */
+TEST_F(vcan, core_loss_counts_are_kept_without_controller)
+{
+	struct can_raw_bus_state st;
+	socklen_t len = sizeof(st);
+	int tx = ct_raw_socket(), i;
+
+	ASSERT_LE(0, tx);
+	ASSERT_EQ(0, ct_set_filters(tx, NULL, 0));
+	ASSERT_EQ(0, ct_bind(tx, if_nametoindex(self->name)));
+	/* no subscriber at all: every frame counts as without receiver */
+	ASSERT_EQ(0, ct_set_filters(self->fd, NULL, 0));
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, ct_send(tx, 0x321, 1));
+	ASSERT_EQ(0, get_state(tx, &st, &len));
+	EXPECT_EQ(sizeof(st), len);
+	EXPECT_EQ(CAN_STATE_ERROR_ACTIVE, st.state);
+	EXPECT_EQ(0, st.bus_errors);
+	EXPECT_EQ(0, st.rx_lost_controller);
+	EXPECT_EQ(0, st.rx_lost_queue);
+	EXPECT_EQ(4, st.rx_no_receiver);
+	EXPECT_EQ(0, st.rx_invalid);
+	EXPECT_EQ(0, st.rx_lost_socket);
+	close(tx);
 }
 
 TEST_F(vcan, deleted_device_is_refused)

@@ -8,6 +8,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/can/core.h>
 #include <linux/can/dev.h>
 #include <linux/can/rx-offload.h>
 #include <linux/can/skb.h>
@@ -175,6 +176,15 @@ static void pending_mailboxes_are_read_and_sorted(struct kunit *test)
 	stub_remove(st);
 }
 
+/* The core's count of frames @dev's queue lost (can.ko serves it). */
+static u64 queue_losses(struct kunit *test, struct net_device *dev)
+{
+	struct can_drop_counts c;
+
+	can_get_drop_counts(dev, &c);
+	return c.rx_queue;
+}
+
 static void fifo_is_emptied_past_a_bad_frame(struct kunit *test)
 {
 	struct stub *st = stub_create(test);
@@ -189,6 +199,8 @@ static void fifo_is_emptied_past_a_bad_frame(struct kunit *test)
 	can_rx_offload_irq_finish(o);
 	KUNIT_EXPECT_STREQ(test, queued_ids(test, o), "1 3 4 ");
 	KUNIT_EXPECT_EQ(test, dev->stats.rx_fifo_errors, 1);
+	/* A frame the driver failed to read is no loss of the queue's. */
+	KUNIT_EXPECT_EQ(test, queue_losses(test, dev), 0);
 	stub_remove(st);
 }
 
@@ -220,6 +232,8 @@ static void full_queue_drops_with_a_count(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st->drops_asked, 2);
 	KUNIT_EXPECT_EQ(test, dev->stats.rx_dropped, 2);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&o->skb_queue), 17);
+	/* The core counts all four: two refused, two dropped on reading. */
+	KUNIT_EXPECT_EQ(test, queue_losses(test, dev), 4);
 	stub_remove(st);
 }
 

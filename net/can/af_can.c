@@ -1022,12 +1022,26 @@ static bool can_dev_is_declared(struct net_device *dev)
 	return dev->type == ARPHRD_CAN && can_get_ml_priv(dev);
 }
 
+/* A driver built against mainline's headers (Debian's can-dev under our
+ * core) declares its device without our can_set_ml_priv(): the room is
+ * zeroed but the wait queue of CAN_RAW_TX_WAIT was never set up. Set it
+ * up at the first registration, when nobody can wait on the device yet;
+ * a head already set up (our drivers, a device changing namespace) may
+ * have waiters and is left alone.
+ */
+static void can_dev_init_tx_wait(struct can_ml_priv *ml)
+{
+	if (!ml->tx_wait.head.next)
+		init_waitqueue_head(&ml->tx_wait);
+}
+
 /* Context: RTNL held, which is what keeps dev->ml_priv stable. */
 static int can_dev_attach(struct net_device *dev)
 {
 	struct can_rx_table *table;
 
 	ASSERT_RTNL();
+	can_dev_init_tx_wait(can_get_ml_priv(dev));
 	table = can_rx_table_alloc(can_pernet(dev_net(dev)));
 	if (!table)
 		return -ENOMEM;

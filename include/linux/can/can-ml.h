@@ -34,7 +34,8 @@ struct j1939_priv;
  *	atomic, no lock
  *
  * Zeroed with the driver's private area, @tx_wait set up by
- * can_set_ml_priv(); the driver never touches it.
+ * can_set_ml_priv() (by the core when the device registers, for a driver
+ * built against mainline's headers); the driver never touches it.
  */
 struct can_ml_priv {
 	struct can_rx_table __rcu *rx_table;

@@ -70,7 +70,8 @@ static const int raw_opts[] = {
 	CAN_RAW_FILTER, CAN_RAW_ERR_FILTER, CAN_RAW_LOOPBACK,
 	CAN_RAW_RECV_OWN_MSGS, CAN_RAW_FD_FRAMES, CAN_RAW_JOIN_FILTERS,
 	CAN_RAW_XL_FRAMES, CAN_RAW_BUS_STATE, CAN_RAW_STATE_EVENTS,
-	CAN_RAW_TX_WAIT,
+	CAN_RAW_TX_WAIT, CAN_RAW_TX_REPORT, CAN_RAW_TX_DEADLINE,
+	CAN_RAW_TX_FLUSH_BUS_OFF, CAN_RAW_TX_REPORTS_LOST,
 };
 
 static long raw_setsockopt(struct fz_ctx *c, struct fz_draw *d)
@@ -102,6 +103,14 @@ static long raw_setsockopt(struct fz_ctx *c, struct fz_draw *d)
 		ret = setsockopt(fd, level, opt, len ? flt : NULL, len);
 		free(flt);
 		return fz_ret(c, "setsockopt", ret);
+	}
+	if (opt == CAN_RAW_TX_DEADLINE && fz_chance(d, 2)) {
+		/* A deadline that strikes: up to 50 ms, sometimes none. */
+		__u32 us = fz_chance(d, 8) ? 0 : fz_below(d, 50000);
+
+		fz_trace(c, "CAN_RAW_TX_DEADLINE %u us", us);
+		return fz_ret(c, "setsockopt",
+			      setsockopt(fd, level, opt, &us, sizeof(us)));
 	}
 	{
 		__s64 v[2] = { fz_int(d), fz_int(d) };
@@ -173,6 +182,69 @@ static long raw_write(struct fz_ctx *c, struct fz_draw *d)
 	return fz_ret(c, "write", write(fd, frame, fz_chance(d, 2) ? CAN_MTU : CANFD_MTU));
 }
 
+/*
+ * CAN_RAW_TX_REPORT and its companions on, then a burst of frames that
+ * may fill the queue, meet the deadline or a bus-off, then some of the
+ * reports read back (the rest stay queued for close() to find).
+ */
+static long raw_tx_report_burst(struct fz_ctx *c, struct fz_draw *d)
+{
+	int fd = fz_fd_get(c, d, FZ_RAW);
+	__u32 deadline = fz_chance(d, 2) ? fz_below(d, 30000) : 0;
+	int on = 1, flush = fz_chance(d, 2), n = 1 + fz_below(d, 24), i;
+	long ret = 0;
+
+	fz_trace(c, "tx report burst: %d frames, deadline %u us, flush %d", n,
+		 deadline, flush);
+	if (!fz_chance(d, 8))
+		fz_ret(c, "setsockopt(CAN_RAW_TX_REPORT)",
+		       setsockopt(fd, SOL_CAN_RAW, CAN_RAW_TX_REPORT, &on, sizeof(on)));
+	fz_ret(c, "setsockopt(CAN_RAW_TX_DEADLINE)",
+	       setsockopt(fd, SOL_CAN_RAW, CAN_RAW_TX_DEADLINE, &deadline,
+			  sizeof(deadline)));
+	fz_ret(c, "setsockopt(CAN_RAW_TX_FLUSH_BUS_OFF)",
+	       setsockopt(fd, SOL_CAN_RAW, CAN_RAW_TX_FLUSH_BUS_OFF, &flush,
+			  sizeof(flush)));
+	for (i = 0; i < n; i++) {
+		fz_frame(d, frame, CAN_MTU);
+		ret = fz_ret(c, "send", send(fd, frame, fz_chance(d, 4) ? CANFD_MTU : CAN_MTU,
+					     MSG_DONTWAIT));
+	}
+	return ret;
+}
+
+/* recvmsg(MSG_ERRQUEUE) with a control buffer of any size, sometimes
+ * too small for the report, and a data buffer cut short: what comes
+ * back must hold no kernel memory.
+ */
+static long raw_errqueue(struct fz_ctx *c, struct fz_draw *d)
+{
+	static __thread char data[CANFD_MTU + 16], ctrl[256];
+	int fd = fz_fd_get(c, d, FZ_RAW);
+	struct iovec iov = {
+		.iov_base = data,
+		.iov_len = fz_chance(d, 2) ? sizeof(data) : fz_len(d, sizeof(data)),
+	};
+	size_t room = fz_chance(d, 2) ? sizeof(ctrl) : fz_len(d, sizeof(ctrl));
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int i, n = 1 + fz_below(d, 16);
+	long ret = 0;
+
+	for (i = 0; i < n; i++) {
+		/* The kernel skips the padding between control messages. */
+		memset(ctrl, 0, sizeof(ctrl));
+		msg.msg_control = ctrl;
+		msg.msg_controllen = room;
+		msg.msg_flags = 0;
+		ret = fz_ret(c, "recvmsg(MSG_ERRQUEUE)",
+			     recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT));
+		fz_leak_check_msg(c, "recvmsg(MSG_ERRQUEUE)", &msg, 0, ret);
+		if (ret < 0)
+			break;
+	}
+	return ret;
+}
+
 static const struct fz_op raw_ops[] = {
 	{ "raw_socket", raw_socket, 6 },
 	{ "raw_bind", raw_bind, 6 },
@@ -181,6 +253,8 @@ static const struct fz_op raw_ops[] = {
 	{ "raw_getsockopt", raw_getsockopt, 3 },
 	{ "raw_send", raw_send, 12 },
 	{ "raw_write", raw_write, 3 },
+	{ "raw_tx_report_burst", raw_tx_report_burst, 3 },
+	{ "raw_errqueue", raw_errqueue, 3 },
 	{}
 };
 

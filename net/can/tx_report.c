@@ -25,6 +25,7 @@
 #include <linux/refcount.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <net/sch_generic.h>
 #include <net/sock.h>
 
 /* No fate recorded yet; every recorded fate is 0 or a negative errno. */
@@ -117,16 +118,22 @@ static void can_tx_report_put(struct can_tx_report *tr)
 	kfree(tr);
 }
 
-/* The fate of a frame freed without one recorded, see the top. */
+/* The fate of a frame freed without one recorded, see the top. A queue
+ * still on noop_qdisc drops what it is given: the device was deactivated
+ * when its carrier went (bus-off), and the link watch has not given it
+ * its queue discipline back since the carrier returned, so the frame
+ * never reached the driver although the carrier is on again.
+ */
 static int can_tx_report_guess(const struct sk_buff *skb)
 {
-	const struct net_device *dev = skb->dev;
+	struct net_device *dev = skb->dev;
 
 	if (!dev)
 		return 0;
 	if (!netif_running(dev))
 		return -ENETDOWN;
-	if (!netif_carrier_ok(dev))
+	if (!netif_carrier_ok(dev) ||
+	    rcu_access_pointer(skb_get_tx_queue(dev, skb)->qdisc) == &noop_qdisc)
 		return -ECOMM;
 	return 0;
 }

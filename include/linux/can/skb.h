@@ -123,18 +123,6 @@ static inline bool can_is_canfd_skb(const struct sk_buff *skb)
 	return skb->len == CANFD_MTU && cfd->len <= CANFD_MAX_DLEN;
 }
 
-/**
- * can_skb_headroom_valid() - check and, if needed, set up the private area
- * @dev: the device the frame goes to
- * @skb: a frame handed to a driver for transmission
- *
- * Frames from PF_CAN sockets come with struct can_skb_priv in place and
- * CHECKSUM_UNNECESSARY. Frames injected through packet sockets have the
- * headroom but not its contents; fill it in for them, and mark them for
- * the driver's echo if the device echoes frames.
- *
- * Return: false if @skb has no room for the private area.
- */
 /* A CAN XL frame: the XLF flag set, a length field of 1 to 2048 and a
  * size of exactly the header plus that length, as mainline has it. The
  * flag sits where classic and FD frames keep their length, so no XL
@@ -174,6 +162,18 @@ static inline unsigned int can_skb_get_data_len(const struct sk_buff *skb)
 	return cfd->len;
 }
 
+/**
+ * can_skb_headroom_valid() - check and, if needed, set up the private area
+ * @dev: the device the frame goes to
+ * @skb: a frame handed to a driver for transmission
+ *
+ * Frames from PF_CAN sockets come with struct can_skb_priv in place and
+ * CHECKSUM_UNNECESSARY. Frames injected through packet sockets have the
+ * headroom but not its contents; fill it in for them, and mark them for
+ * the driver's echo if the device echoes frames.
+ *
+ * Return: false if @skb has no room for the private area.
+ */
 static inline bool can_skb_headroom_valid(struct net_device *dev,
 					  struct sk_buff *skb)
 {

@@ -42,12 +42,16 @@ struct raw_last_frame {
  * @count: number of filters in @filter
  * @filter: the filters; points to @one_filter when @count is at most 1
  * @one_filter: storage for a single filter, the common case
- * @err_mask: CAN_RAW_ERR_FILTER
+ * @err_mask: the error classes subscribed to: @asked_err_mask, and the
+ *	state classes too while @state_events is on
  * @last: per-CPU duplicate detection, read by raw_rcv(); NULL while the
  *	socket cannot see a frame twice (see raw_track_repeats())
  * @tracks_repeats: @last is set and no frame that missed it is still
  *	being delivered; never cleared
  * @lock: the binding and the subscriptions, see below
+ * @asked_err_mask: CAN_RAW_ERR_FILTER as the user set it
+ * @state_events: CAN_RAW_STATE_EVENTS: state changes arrive even when
+ *	@asked_err_mask lacks their class
  * @tx_wait: CAN_RAW_TX_WAIT: sendmsg() waits for room in the device's TX
  *	queue instead of failing with ENOBUFS (EAGAIN if it may not wait)
  * @tx_room: poll()'s entry in the bound device's TX wait queue, which

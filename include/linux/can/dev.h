@@ -82,6 +82,9 @@ enum can_termination_gpio {
  *	(RTNL held), optional; @state is reported without it
  * @do_get_auto_tdcv: read the delay the controller measured for TDC,
  *	optional
+ * @restart_delay_ms: the wait before the next automatic restart, which
+ *	grows while bus-off recurs soon after a restart (restart_backoff_ms)
+ * @restarted_at: jiffies of the last restart, automatic or by the user
  *
  * Members from @bittiming_const to @termination_gpio_ohms are set by the
  * driver before register_candev() and changed only under RTNL after it.

@@ -47,7 +47,8 @@ typedef __u32 can_err_mask_t;
 /**
  * struct can_frame - a classic CAN 2.0 frame
  * @can_id: identifier with the EFF/RTR/ERR flags in its top bits
- * @len: payload length in bytes, 0 to 8 (old programs call it @can_dlc)
+ * @len: payload length in bytes, 0 to 8
+ * @can_dlc: the same byte as @len, under the name old programs use
  * @__pad: padding, must be zero
  * @__res0: reserved, must be zero
  * @len8_dlc: the raw DLC 9 to 15 when @len is 8 and the sender wants a

@@ -19,7 +19,8 @@
 #   make compat-drivers  mainline 6.1's drivers built from source on our
 #                   headers and can-dev, then our driver tests on them
 #   make patches    the tree as a patch series against linux-source-6.1
-#   make patches-check  the series, checkpatch, and a build of every prefix
+#   make patches-check  the series, checkpatch, kernel-doc, and a build of
+#                   every prefix
 #   make fuzz       the syscall fuzzer in the debug kernel (not a test):
 #                   D=seconds (300) SEED=n FUZZ_ARGS=..., or REPLAY=file;
 #                   KERNEL=stock: on Debian's kernel, no lock, no KASAN
@@ -236,12 +237,12 @@ compat-drivers: compat-build selftests
 		$(SRC)/$(SELFTESTS)/reference.sh --compat $(R)
 
 patches: need-deps
-	$(SRC)/scripts/can-patches.py --checkpatch
+	$(SRC)/scripts/can-patches.py --checkpatch --kernel-doc
 
 # Not part of "make check": it builds each prefix of the series in
 # /var/cache/can-stack/patches-obj (see the script and can.txt).
 patches-check: need-deps
-	$(SRC)/scripts/can-patches.py --checkpatch --build
+	$(SRC)/scripts/can-patches.py --checkpatch --kernel-doc --build
 
 # ---- Installing: make install / uninstall / dkms-deb ----
 #

@@ -13,10 +13,12 @@ Every tracked file of ours must land in a step, and the series' last
 commit must hold each of them exactly as this tree has it (Kconfig and
 Makefiles included), or the script fails: a file or an option cannot
 drop out of the series unnoticed. --checkpatch runs checkpatch.pl
---strict on every patch; --build checks out each prefix of the series
+--strict on every patch; --kernel-doc runs kernel-doc -none on our C
+files and headers (a comment above the wrong function, an undescribed
+member or parameter); --build checks out each prefix of the series
 and builds it (see build_prefixes). Either fails the run on any finding.
 
-  can-patches.py [--out DIR] [--checkpatch] [--build] [--jobs N]
+  can-patches.py [--out DIR] [--checkpatch] [--kernel-doc] [--build] [--jobs N]
 """
 
 import argparse
@@ -659,10 +661,47 @@ def checkpatch(repo, patches):
     return bad
 
 
+# The sources kernel-doc reads: every C file and header of ours in the
+# kernel's CAN directories and the exported headers.
+KERNEL_DOC_PATHS = ['net/can', 'drivers/net/can', 'include/linux/can',
+                    'include/uapi/linux/can', 'include/uapi/linux/can.h']
+
+
+def kernel_doc(repo, files):
+    """scripts/kernel-doc -none on our C files and headers; returns how
+    many warnings it printed. Its warnings include a comment whose name
+    is not that of the function, struct, enum or typedef below it (a
+    comment left above the wrong one), and a member or parameter the
+    comment does not describe. Like checkpatch it comes from the base
+    tree; a missing script or perl ends the run with its own message."""
+    kd = os.path.join(repo, 'scripts', 'kernel-doc')
+    if not os.path.isfile(kd):
+        sys.exit(f'can-patches: no kernel-doc at {kd}')
+    if not shutil.which('perl'):
+        sys.exit('can-patches: perl is not installed (kernel-doc needs it)')
+    srcs = [f for f in files if under(f, KERNEL_DOC_PATHS) and f.endswith(('.c', '.h'))]
+    # With -none it prints nothing but findings. -Werror makes it exit
+    # non-zero on one; every line it prints counts all the same (but its
+    # own total), so that no finding passes for a clean run.
+    r = subprocess.run(['perl', kd, '-none', '-Werror'] + srcs, cwd=TOP,
+                       capture_output=True, text=True)
+    found = [ln for ln in (r.stdout + r.stderr).splitlines()
+             if ln.strip() and not re.match(r'\d+ warnings as Errors$', ln)]
+    for ln in found:
+        print(ln)
+    if r.returncode and not found:
+        print(f'can-patches: kernel-doc failed (exit {r.returncode}):\n{r.stderr[-2000:]}')
+        found = ['kernel-doc failed']
+    print(f'can-patches: kernel-doc -none on {len(srcs)} files: {len(found)} warnings')
+    return len(found)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--out', default=os.path.join(TOP, 'build', 'patches'))
     ap.add_argument('--checkpatch', action='store_true')
+    ap.add_argument('--kernel-doc', action='store_true',
+                    help='run scripts/kernel-doc -none on our sources')
     ap.add_argument('--build', action='store_true',
                     help='build every prefix of the series')
     ap.add_argument('--jobs', type=int, default=os.cpu_count())
@@ -694,6 +733,8 @@ def main():
     failed = 0
     if args.checkpatch:
         failed += checkpatch(repo, patches[1:])
+    if args.kernel_doc:
+        failed += bool(kernel_doc(repo, files))
     if args.build:
         failed += build_prefixes(repo, args.jobs, prefixes)
     return 1 if failed else 0

@@ -61,7 +61,7 @@ test_force_install_puts_protocols_in_updates() {
 	local m
 
 	run_make install FORCE=1 || return 1
-	for m in can can-raw can-bcm isotp/can-isotp gw/can-gw; do
+	for m in can can-raw bcm/can-bcm isotp/can-isotp gw/can-gw; do
 		expect_file "${m#*/}" "updates/net/can/$m.ko" || return 1
 		grep -qF "updates/net/can/$m.ko (from $TOP/net/can/$m.ko)" "$CAN_TMP/make.out" ||
 			{ fail "install did not say where $m came from"; return 1; }
@@ -72,7 +72,7 @@ test_force_install_puts_protocols_in_updates() {
 
 test_modprobe_loads_ours() {
 	modprobe can-bcm && modprobe can-isotp || return 1
-	is_ours can net/can/can.ko && is_ours can_bcm net/can/can-bcm.ko &&
+	is_ours can net/can/can.ko && is_ours can_bcm net/can/bcm/can-bcm.ko &&
 		is_ours can_isotp net/can/isotp/can-isotp.ko || return 1
 	rmmod can_isotp can_bcm can
 }
@@ -250,7 +250,8 @@ test_dkms_deb_holds_source_and_dkms_conf() {
 		grep -qE "^BUILT_MODULE_NAME\[[0-9]+\]=\"$m\"" "$conf" ||
 			{ fail "dkms.conf does not build $m"; return 1; }
 	done
-	[ "$(grep -c '^DEST_MODULE_LOCATION.*="/updates/net/can"' "$conf")" = 3 ] &&
+	[ "$(grep -c '^DEST_MODULE_LOCATION.*="/updates/net/can"' "$conf")" = 2 ] &&
+		grep -q '^DEST_MODULE_LOCATION.*="/updates/net/can/bcm"' "$conf" &&
 		grep -q '^DEST_MODULE_LOCATION.*="/updates/net/can/isotp"' "$conf" &&
 		grep -q '^DEST_MODULE_LOCATION.*="/updates/net/can/gw"' "$conf" ||
 		{ fail "dkms.conf destinations"; return 1; }

@@ -9,7 +9,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
-#include "bcm_match.h"
+#include "match.h"
 
 /* An operation with @n frames, laid out as bcm_op_alloc() does. */
 static struct bcm_op *make_op(struct kunit *test, u32 n, bool is_fd)

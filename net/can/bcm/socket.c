@@ -12,7 +12,7 @@
 #include <linux/uio.h>
 #include <net/net_namespace.h>
 
-#include "bcm.h"
+#include "bcm-priv.h"
 
 MODULE_DESCRIPTION("PF_CAN broadcast manager protocol");
 MODULE_LICENSE("GPL");

@@ -11,7 +11,7 @@
 #include <linux/slab.h>
 #include <linux/uio.h>
 
-#include "bcm.h"
+#include "bcm-priv.h"
 
 static bool bcm_timeval_valid(const struct bcm_timeval *tv)
 {

@@ -6,7 +6,7 @@
  * a received frame is in bcm_filter.c.
  */
 
-#include "bcm.h"
+#include "bcm-priv.h"
 
 /* Subscribe to exactly one identifier, of its format, RTR or not. */
 static canid_t bcm_rx_mask(canid_t can_id)

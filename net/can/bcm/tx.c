@@ -8,7 +8,7 @@
 
 #include <linux/can/skb.h>
 
-#include "bcm.h"
+#include "bcm-priv.h"
 
 /* Give @skb the private area, its device (whose reference it takes over)
  * and its owner.

@@ -10,7 +10,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
-#include "bcm.h"
+#include "bcm-priv.h"
 
 static const char *bcm_proc_ifname(struct net *net, int ifindex,
 				   char buf[IFNAMSIZ])

@@ -17,7 +17,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "bcm.h"
+#include "bcm-priv.h"
 
 /* Up to this many operations a list walk is as cheap as a hash. */
 #define BCM_INDEX_MIN_OPS	16

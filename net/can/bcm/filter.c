@@ -9,8 +9,8 @@
 
 #include <linux/can/skb.h>
 
-#include "bcm.h"
-#include "bcm_match.h"
+#include "bcm-priv.h"
+#include "match.h"
 
 static void bcm_rx_report_changed(struct bcm_op *op, unsigned int i)
 {

@@ -10,7 +10,7 @@
 #define _CAN_BCM_MATCH_H
 
 #include <linux/string.h>
-#include "bcm.h"
+#include "bcm-priv.h"
 
 /* Eight data bytes from @off on; received frames are not 8-byte aligned.
  * A fixed-size memcpy() is one unaligned load, and unlike get_unaligned()

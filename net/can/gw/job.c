@@ -19,7 +19,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
-#include "gw.h"
+#include "gw-priv.h"
 
 /* The jobs of one namespace. Writers hold RTNL (rtnetlink requests, the
  * device notifier, namespace exit: all process context); the listing walks

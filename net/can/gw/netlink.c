@@ -13,7 +13,7 @@
 #include <net/rtnetlink.h>
 #include <net/sock.h>
 
-#include "gw.h"
+#include "gw-priv.h"
 
 /* Lengths are minimums: a longer attribute is read up to the size of its
  * structure, as mainline's liberal parsing does.

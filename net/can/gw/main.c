@@ -12,7 +12,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 
-#include "gw.h"
+#include "gw-priv.h"
 
 MODULE_DESCRIPTION("PF_CAN netlink gateway");
 MODULE_LICENSE("GPL");

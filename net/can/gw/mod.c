@@ -10,7 +10,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 
-#include "gw.h"
+#include "gw-priv.h"
 
 /* One operation on a value of up to 32 bits; SET takes the operand. */
 static u32 gw_op_value(enum gw_op op, u32 value, u32 operand)

@@ -8,7 +8,7 @@
 #include <linux/can/skb.h>
 #include <linux/skbuff.h>
 
-#include "isotp.h"
+#include "isotp-priv.h"
 
 /**
  * isotp_padded_len() - smallest CAN FD data length that holds @len bytes

@@ -9,7 +9,7 @@
 #include <linux/can/skb.h>
 #include <linux/skbuff.h>
 
-#include "isotp.h"
+#include "isotp-priv.h"
 
 /* A frame that breaks the protocol: dropped, and counted where
  * SO_MEMINFO (SK_MEMINFO_DROPS) and SO_RXQ_OVFL report drops.

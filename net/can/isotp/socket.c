@@ -16,7 +16,7 @@
 #include <linux/rtnetlink.h>
 #include <net/sock.h>
 
-#include "isotp.h"
+#include "isotp-priv.h"
 
 MODULE_DESCRIPTION("PF_CAN ISO 15765-2 transport protocol");
 MODULE_LICENSE("GPL");

@@ -8,7 +8,7 @@
 #include <linux/sockptr.h>
 #include <linux/uaccess.h>
 
-#include "isotp.h"
+#include "isotp-priv.h"
 
 /* Context: socket creation. */
 void isotp_options_init(struct isotp_sock *so)

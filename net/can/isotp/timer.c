@@ -9,7 +9,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 
-#include "isotp.h"
+#include "isotp-priv.h"
 
 static void isotp_timer_init(struct isotp_timer *t,
 			     enum hrtimer_restart (*fn)(struct hrtimer *))

@@ -11,7 +11,7 @@
 #include <linux/mm.h>
 #include <linux/skbuff.h>
 
-#include "isotp.h"
+#include "isotp-priv.h"
 
 /**
  * isotp_tx_abort() - end the transfer, with an outcome

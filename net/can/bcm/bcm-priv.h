@@ -255,12 +255,6 @@ void bcm_rx_unregister(struct bcm_op *op);
 void bcm_rx_dev_gone(struct bcm_sock *bo, struct net_device *dev);
 void bcm_rx_drop_claims(struct bcm_sock *bo, int ifindex);
 
-/* bcm_filter.c */
-void bcm_rx_handler(struct sk_buff *skb, void *data);
-enum hrtimer_restart bcm_rx_timeout_fn(struct hrtimer *timer);
-enum hrtimer_restart bcm_rx_throttle_fn(struct hrtimer *timer);
-unsigned int bcm_rx_flush(struct bcm_op *op);
-
 /**
  * struct bcm_net - what the BCM keeps per network namespace
  * @proc_dir: /proc/net/can-bcm, or NULL; set and cleared by the pernet

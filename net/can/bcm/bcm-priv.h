@@ -5,8 +5,8 @@
  * the request being served, and what each file offers the others.
  */
 
-#ifndef _NET_CAN_BCM_H
-#define _NET_CAN_BCM_H
+#ifndef _NET_CAN_BCM_PRIV_H
+#define _NET_CAN_BCM_PRIV_H
 
 #include <linux/can.h>
 #include <linux/can/bcm.h>
@@ -37,7 +37,7 @@
  * @list: all of them, newest first; an RCU list, changed under
  *	bcm_sock.lock, walked under rcu_read_lock() by /proc
  * @buckets: index by identifier and interface once there are more than a
- *	few, else NULL (see bcm_index.c); bcm_sock.lock
+ *	few, else NULL (see index.c); bcm_sock.lock
  * @bits: the index has 2^@bits buckets
  * @count: operations on @list
  * @sk: the owning socket, whose bcm_sock.lock the rules above name
@@ -214,7 +214,7 @@ static inline unsigned int bcm_frame_size(u32 flags)
 	return flags & CAN_FD_FRAME ? CANFD_MTU : CAN_MTU;
 }
 
-/* bcm_op.c */
+/* op.c */
 bool bcm_timers_valid(const struct bcm_msg_head *head);
 void bcm_op_set_timers(struct bcm_op *op, const struct bcm_msg_head *head);
 struct bcm_op *bcm_op_alloc(struct bcm_sock *bo,
@@ -230,7 +230,7 @@ void bcm_report(struct bcm_op *op, u32 opcode,
 int bcm_op_read(struct bcm_ops *ops, const struct bcm_request *req,
 		u32 opcode);
 
-/* bcm_index.c */
+/* index.c */
 void bcm_ops_init(struct bcm_ops *ops, struct sock *sk);
 void bcm_ops_add(struct bcm_ops *ops, struct bcm_op *op);
 void bcm_ops_del(struct bcm_ops *ops, struct bcm_op *op);
@@ -239,7 +239,7 @@ struct bcm_op *bcm_ops_find(struct bcm_ops *ops,
 void bcm_ops_destroy(struct bcm_ops *ops);
 bool bcm_ops_use_ifindex(struct bcm_ops *ops, int ifindex);
 
-/* bcm_tx.c */
+/* tx.c */
 int bcm_tx_setup(struct bcm_sock *bo, struct bcm_request *req);
 int bcm_tx_delete(struct bcm_sock *bo, const struct bcm_request *req);
 int bcm_tx_send(struct bcm_sock *bo, const struct bcm_request *req);
@@ -248,7 +248,7 @@ struct sk_buff *bcm_tx_build(struct bcm_op *op,
 int bcm_tx_xmit(struct sk_buff *skb);
 void bcm_tx_dev_gone(struct bcm_sock *bo, struct net_device *dev);
 
-/* bcm_rx.c */
+/* rx.c */
 int bcm_rx_setup(struct bcm_sock *bo, struct bcm_request *req);
 int bcm_rx_delete(struct bcm_sock *bo, const struct bcm_request *req);
 void bcm_rx_unregister(struct bcm_op *op);
@@ -264,10 +264,10 @@ struct bcm_net {
 	struct proc_dir_entry *proc_dir;
 };
 
-/* bcm.c */
+/* socket.c */
 extern unsigned int bcm_net_id;
 
-/* bcm_proc.c, or nothing without procfs */
+/* proc.c, or nothing without procfs */
 #if IS_ENABLED(CONFIG_PROC_FS)
 int bcm_proc_net_init(struct net *net);
 void bcm_proc_net_exit(struct net *net);
@@ -293,4 +293,4 @@ static inline void bcm_proc_sock_remove(struct bcm_sock *bo)
 }
 #endif
 
-#endif /* _NET_CAN_BCM_H */
+#endif /* _NET_CAN_BCM_PRIV_H */

@@ -3,11 +3,11 @@
  * How a broadcast manager receive filter compares frames: which slot a
  * frame belongs to and whether it changed in a bit the user selected.
  * Pure functions of the operation's frames, kept apart from the filter's
- * reporting and timers so that KUnit (bcm_kunit.c) can test them.
+ * reporting and timers so that KUnit (match_kunit.c) can test them.
  */
 
-#ifndef _CAN_BCM_MATCH_H
-#define _CAN_BCM_MATCH_H
+#ifndef _NET_CAN_BCM_MATCH_H
+#define _NET_CAN_BCM_MATCH_H
 
 #include <linux/string.h>
 #include "bcm-priv.h"
@@ -64,4 +64,4 @@ static inline int bcm_rx_slot(const struct bcm_op *op,
 	return -1;
 }
 
-#endif /* !_CAN_BCM_MATCH_H */
+#endif /* !_NET_CAN_BCM_MATCH_H */

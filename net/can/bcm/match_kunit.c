@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* KUnit tests of the broadcast manager's content filter (bcm_match.h):
+/* KUnit tests of the broadcast manager's content filter (match.h):
  * which multiplex slot a frame belongs to, and which differences from a
  * slot's last frame count as a change, for classic and CAN FD frames.
  */

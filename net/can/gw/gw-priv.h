@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Internals of the CAN gateway shared by its files: the jobs and their
- * lifetime (gw_job.c), the rewriting of frames (gw_mod.c) and the
- * rtnetlink interface (gw_netlink.c).
+ * lifetime (job.c), the rewriting of frames (mod.c) and the
+ * rtnetlink interface (netlink.c).
  */
 
-#ifndef _NET_CAN_GW_H
-#define _NET_CAN_GW_H
+#ifndef _NET_CAN_GW_PRIV_H
+#define _NET_CAN_GW_PRIV_H
 
 #include <linux/can.h>
 #include <linux/can/gw.h>
@@ -125,12 +125,12 @@ struct gw_job {
 	u8 limit_hops;
 };
 
-/* gw_mod.c */
+/* mod.c */
 int gw_csum_indices_check(s8 from, s8 to, s8 result, bool is_fd);
 bool gw_mod_apply(const struct gw_mod_conf *conf, struct canfd_frame *cf,
 		  unsigned int max_len);
 
-/* gw_job.c */
+/* job.c */
 struct hlist_head *gw_jobs(struct net *net);
 int gw_job_create(struct net *net, const struct gw_request *req,
 		  struct netlink_ext_ack *extack);
@@ -142,8 +142,8 @@ void gw_job_stats(const struct gw_job *job, struct gw_stats *sum);
 int gw_jobs_init(void);
 void gw_jobs_exit(void);
 
-/* gw_netlink.c */
+/* netlink.c */
 int gw_netlink_init(void);
 void gw_netlink_exit(void);
 
-#endif /* !_NET_CAN_GW_H */
+#endif /* !_NET_CAN_GW_PRIV_H */

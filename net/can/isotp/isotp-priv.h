@@ -4,8 +4,8 @@
  * rx.c) and their timers (timer.c).
  */
 
-#ifndef _NET_CAN_ISOTP_H
-#define _NET_CAN_ISOTP_H
+#ifndef _NET_CAN_ISOTP_PRIV_H
+#define _NET_CAN_ISOTP_PRIV_H
 
 #include <linux/can.h>
 #include <linux/can/isotp.h>
@@ -249,4 +249,4 @@ int isotp_setsockopt(struct socket *sock, int level, int optname,
 int isotp_getsockopt(struct socket *sock, int level, int optname,
 		     char __user *optval, int __user *optlen);
 
-#endif /* _NET_CAN_ISOTP_H */
+#endif /* _NET_CAN_ISOTP_PRIV_H */

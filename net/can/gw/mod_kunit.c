@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* KUnit tests of the gateway's frame rewriting (gw_mod.c): AND, OR, XOR
+/* KUnit tests of the gateway's frame rewriting (mod.c): AND, OR, XOR
  * and SET on the identifier, length, flags and data of classic and CAN
  * FD frames, in that order; the XOR and CRC8 checksums with absolute and
  * relative indices; the index check the netlink parser applies; and that
@@ -13,7 +13,7 @@
 #include <linux/can/gw.h>
 #include <linux/string.h>
 
-#include "gw_mod.c"
+#include "mod.c"
 
 #define POLY_SAE_J1850 0x1d
 

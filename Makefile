@@ -250,7 +250,7 @@ patches-check: need-deps
 # every protocol module we build belongs in this list. Our device layer and
 # drivers replace Debian's only on request (DRIVERS=1): Debian's can-dev
 # and drivers run on our core as they are.
-CAN_INSTALL_PROTOCOLS := net/can/can.ko net/can/can-raw.ko net/can/bcm/can-bcm.ko \
+CAN_INSTALL_PROTOCOLS := net/can/can.ko net/can/raw/can-raw.ko net/can/bcm/can-bcm.ko \
 	net/can/isotp/can-isotp.ko \
 	net/can/gw/can-gw.ko
 CAN_INSTALL_DRIVERS := drivers/net/can/dev/can-dev.ko drivers/net/can/vcan.ko \

@@ -61,7 +61,7 @@ test_force_install_puts_protocols_in_updates() {
 	local m
 
 	run_make install FORCE=1 || return 1
-	for m in can can-raw bcm/can-bcm isotp/can-isotp gw/can-gw; do
+	for m in can raw/can-raw bcm/can-bcm isotp/can-isotp gw/can-gw; do
 		expect_file "${m#*/}" "updates/net/can/$m.ko" || return 1
 		grep -qF "updates/net/can/$m.ko (from $TOP/net/can/$m.ko)" "$CAN_TMP/make.out" ||
 			{ fail "install did not say where $m came from"; return 1; }
@@ -85,7 +85,7 @@ test_socket_autoload_loads_ours() {
 	wait_until 10 grep -qE 'ready|error' "$CAN_TMP/hold.out"
 	grep -q ready "$CAN_TMP/hold.out" ||
 		{ fail "socket(): $(cat "$CAN_TMP/hold.out")"; return 1; }
-	is_ours can_raw net/can/can-raw.ko && is_ours can net/can/can.ko || return 1
+	is_ours can_raw net/can/raw/can-raw.ko && is_ours can net/can/can.ko || return 1
 	exec 7>&-
 	wait "$HOLD_PID"
 	HOLD_PID=
@@ -106,7 +106,7 @@ test_mixed_stack_debian_drivers_on_our_core() {
 	fi
 	can_bring_up "${ifs[0]}" && can_bring_up "${ifs[1]}" || return 1
 	mixed_send_and_check "${ifs[0]}" "${ifs[1]}" &&
-		is_ours can net/can/can.ko && is_ours can_raw net/can/can-raw.ko
+		is_ours can net/can/can.ko && is_ours can_raw net/can/raw/can-raw.ko
 	rc=$?
 	# Also after a failure: the next cases load Debian's can.ko.
 	unload_can
@@ -250,7 +250,8 @@ test_dkms_deb_holds_source_and_dkms_conf() {
 		grep -qE "^BUILT_MODULE_NAME\[[0-9]+\]=\"$m\"" "$conf" ||
 			{ fail "dkms.conf does not build $m"; return 1; }
 	done
-	[ "$(grep -c '^DEST_MODULE_LOCATION.*="/updates/net/can"' "$conf")" = 2 ] &&
+	[ "$(grep -c '^DEST_MODULE_LOCATION.*="/updates/net/can"' "$conf")" = 1 ] &&
+		grep -q '^DEST_MODULE_LOCATION.*="/updates/net/can/raw"' "$conf" &&
 		grep -q '^DEST_MODULE_LOCATION.*="/updates/net/can/bcm"' "$conf" &&
 		grep -q '^DEST_MODULE_LOCATION.*="/updates/net/can/isotp"' "$conf" &&
 		grep -q '^DEST_MODULE_LOCATION.*="/updates/net/can/gw"' "$conf" ||

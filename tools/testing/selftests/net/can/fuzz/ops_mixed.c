@@ -187,7 +187,7 @@ static long mixed_install(struct fz_ctx *c, struct fz_draw *d)
 {
 	static const char *const actions[] = { "install", "install", "check", "uninstall" };
 	static const char *const mods[] = {
-		"net/can/can.ko", "net/can/can-raw.ko", "net/can/bcm/can-bcm.ko",
+		"net/can/can.ko", "net/can/raw/can-raw.ko", "net/can/bcm/can-bcm.ko",
 		"net/can/isotp/can-isotp.ko", "net/can/gw/can-gw.ko",
 		"drivers/net/can/vcan.ko", "drivers/net/can/dev/can-dev.ko",
 		"net/can/no-such.ko",

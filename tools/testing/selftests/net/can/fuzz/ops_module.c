@@ -42,7 +42,8 @@ static long module_unload(struct fz_ctx *c, struct fz_draw *d)
 int fz_module_open(const char *file)
 {
 	static const char *const dirs[] = {
-		"updates", "kernel/net/can", "kernel/net/can/bcm", "kernel/net/can/isotp",
+		"updates", "kernel/net/can", "kernel/net/can/raw", "kernel/net/can/bcm",
+		"kernel/net/can/isotp",
 		"kernel/net/can/gw",
 		"kernel/drivers/net/can", "kernel/drivers/net/can/dev",
 		"kernel/drivers/net/can/vbus",

@@ -24,7 +24,7 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
-#include "raw.h"
+#include "raw-priv.h"
 
 MODULE_DESCRIPTION("PF_CAN raw protocol");
 MODULE_LICENSE("GPL");

@@ -11,7 +11,7 @@
 #include <linux/can/raw.h>
 #include <linux/rtnetlink.h>
 #include <linux/string.h>
-#include "raw.h"
+#include "raw-priv.h"
 
 /* A device of the CAN device layer, recognised without its symbols. */
 static bool is_can_dev(const struct net_device *dev)

@@ -10,7 +10,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
-#include "raw.h"
+#include "raw-priv.h"
 
 struct raw_net {
 	int tx_wait;

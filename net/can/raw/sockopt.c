@@ -15,7 +15,7 @@
 #include <linux/sockptr.h>
 #include <net/sock.h>
 
-#include "raw.h"
+#include "raw-priv.h"
 
 static int raw_copy_int(sockptr_t optval, unsigned int optlen, int *val)
 {

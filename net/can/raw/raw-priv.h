@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals of CAN_RAW shared between the socket code (raw.c) and the
- * socket options (raw_sockopt.c).
+/* Internals of CAN_RAW shared by its files: the socket (socket.c), its
+ * options (sockopt.c), the bus state option (state.c) and the sysctl
+ * (sysctl.c).
  */
 
-#ifndef _NET_CAN_RAW_H
-#define _NET_CAN_RAW_H
+#ifndef _NET_CAN_RAW_PRIV_H
+#define _NET_CAN_RAW_PRIV_H
 
 #include <linux/can.h>
 #include <linux/can/core.h>
@@ -132,11 +133,11 @@ int raw_lock_for_change(struct sock *sk, bool binding);
 void raw_unlock_change(struct sock *sk);
 void raw_rcv(struct sk_buff *oskb, void *data);
 
-/* raw_state.c */
+/* state.c */
 int raw_get_bus_state(struct sock *sk, char __user *optval,
 		      int __user *optlen, int len);
 
-/* raw_sysctl.c */
+/* sysctl.c */
 int raw_tx_wait_default(struct net *net);
 int raw_sysctl_register(void);
 void raw_sysctl_unregister(void);
@@ -146,4 +147,4 @@ int raw_setsockopt(struct socket *sock, int level, int optname,
 int raw_getsockopt(struct socket *sock, int level, int optname,
 		   char __user *optval, int __user *optlen);
 
-#endif /* _NET_CAN_RAW_H */
+#endif /* _NET_CAN_RAW_PRIV_H */

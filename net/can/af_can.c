@@ -874,6 +874,17 @@ unsigned int can_tx_room_seq(struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(can_tx_room_seq);
 
+/* Frames in the queue discipline of @txq; -1 if it holds none (noqueue).
+ * The discipline may be replaced between the two looks; either one is a
+ * fair answer. Context: rcu_read_lock_bh() held.
+ */
+static int can_txq_qlen(struct netdev_queue *txq)
+{
+	if (!rcu_dereference_bh(txq->qdisc)->enqueue)
+		return -1;
+	return qdisc_qlen_sum(rcu_dereference_bh(txq->qdisc));
+}
+
 /**
  * can_tx_has_room() - whether a frame sent on @dev now would be queued
  * @dev: the device
@@ -889,13 +900,13 @@ EXPORT_SYMBOL_GPL(can_tx_room_seq);
 bool can_tx_has_room(struct net_device *dev)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
-	struct Qdisc *q;
 	bool room;
+	int qlen;
 
 	rcu_read_lock_bh();
-	q = rcu_dereference_bh(txq->qdisc);
-	if (q->enqueue)
-		room = qdisc_qlen_sum(q) < READ_ONCE(dev->tx_queue_len);
+	qlen = can_txq_qlen(txq);
+	if (qlen >= 0)
+		room = qlen < READ_ONCE(dev->tx_queue_len);
 	else
 		room = !netif_tx_queue_stopped(txq);
 	rcu_read_unlock_bh();

@@ -133,19 +133,29 @@ static int vbus_set_mode(struct net_device *dev, enum can_mode mode)
 	return 0;
 }
 
-/* Called under RTNL, which keeps the node on its bus or off it. */
+static void vbus_read_counters(const struct vbus_node *node,
+			       struct can_berr_counter *bec)
+{
+	bec->txerr = min(node->tec, VBUS_COUNTER_MAX);
+	bec->rxerr = node->rec;
+}
+
+/* Called under RTNL, which keeps the node on its bus or off it; a node
+ * on a bus has its counters moved under the bus lock.
+ */
 static int vbus_get_berr_counter(const struct net_device *dev,
 				 struct can_berr_counter *bec)
 {
 	struct vbus_node *node = vbus_node((struct net_device *)dev);
 	struct vbus *bus = node->bus;
 
-	if (bus)
-		spin_lock_bh(&bus->lock);
-	bec->txerr = min(node->tec, VBUS_COUNTER_MAX);
-	bec->rxerr = node->rec;
-	if (bus)
-		spin_unlock_bh(&bus->lock);
+	if (!bus) {
+		vbus_read_counters(node, bec);
+		return 0;
+	}
+	spin_lock_bh(&bus->lock);
+	vbus_read_counters(node, bec);
+	spin_unlock_bh(&bus->lock);
 	return 0;
 }
 

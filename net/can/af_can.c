@@ -1027,6 +1027,39 @@ EXPORT_SYMBOL_GPL(can_tx_poll_del);
 
 /* ---- devices and namespaces ---- */
 
+/* The link ops of our CAN device layer. A protocol may read struct
+ * can_priv of its devices (CAN_RAW_BUS_STATE); a device of another
+ * can-dev, such as Debian's under our core, has the same link kind "can"
+ * but another layout of that structure, and must not be read so.
+ */
+static const struct rtnl_link_ops *can_dev_link_ops;
+
+/**
+ * can_dev_link_ops_announce() - our can-dev tells its link ops
+ * @ops: its rtnl_link_ops once registered, NULL before it unregisters them
+ *
+ * Module init and exit of can-dev, process context.
+ */
+void can_dev_link_ops_announce(const struct rtnl_link_ops *ops)
+{
+	WRITE_ONCE(can_dev_link_ops, ops);
+}
+EXPORT_SYMBOL_GPL(can_dev_link_ops_announce);
+
+/**
+ * can_dev_is_ours() - whether @dev is a device of our CAN device layer
+ * @dev: any network device, held by the caller
+ *
+ * Return: true if its private area starts with our struct can_priv.
+ */
+bool can_dev_is_ours(const struct net_device *dev)
+{
+	const struct rtnl_link_ops *ops = READ_ONCE(can_dev_link_ops);
+
+	return ops && dev->rtnl_link_ops == ops;
+}
+EXPORT_SYMBOL_GPL(can_dev_is_ours);
+
 /* Whether @dev is a CAN device by its driver's word, see can_dev_rx_table. */
 static bool can_dev_is_declared(struct net_device *dev)
 {

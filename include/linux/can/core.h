@@ -101,6 +101,8 @@ int can_tx_wait(struct net_device *dev, unsigned int seq, long *timeo);
 void can_tx_poll_add(struct net_device *dev, struct wait_queue_entry *entry);
 void can_tx_poll_del(struct net_device *dev, struct wait_queue_entry *entry);
 void can_set_skb_uid(struct sk_buff *skb);
+void can_dev_link_ops_announce(const struct rtnl_link_ops *ops);
+bool can_dev_is_ours(const struct net_device *dev);
 
 /**
  * struct can_tx_report_args - what a sender tracks a frame for (ours)

@@ -2,8 +2,9 @@
 /* CAN_RAW_BUS_STATE: the state, error counters and fault counts of the
  * device a raw socket is bound to, for any user of the socket, without
  * rtnetlink. The controller's state lives in the CAN device layer's
- * private area, which every can-dev device starts with; can-raw reads it
- * through the header, so that it needs no can-dev module to load.
+ * private area, which every device of our can-dev starts with (the core
+ * tells which devices those are); can-raw reads it through the header,
+ * so that it needs no can-dev module to load.
  */
 
 #include <linux/can/core.h>
@@ -12,12 +13,6 @@
 #include <linux/rtnetlink.h>
 #include <linux/string.h>
 #include "raw-priv.h"
-
-/* A device of the CAN device layer, recognised without its symbols. */
-static bool is_can_dev(const struct net_device *dev)
-{
-	return dev->rtnl_link_ops && !strcmp(dev->rtnl_link_ops->kind, "can");
-}
 
 static void read_bus_state(struct net_device *dev,
 			   struct can_raw_bus_state *st)
@@ -35,7 +30,8 @@ static void read_bus_state(struct net_device *dev,
 	st->rx_lost_socket = drops.sock_queue;
 
 	st->state = CAN_STATE_ERROR_ACTIVE;
-	if (!is_can_dev(dev))
+	/* Another can-dev (Debian's under our core) has another can_priv. */
+	if (!can_dev_is_ours(dev))
 		return;
 	st->state = priv->state;
 	/* Some controllers answer only while running; netlink skips them so */

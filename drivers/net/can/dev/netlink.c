@@ -7,6 +7,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/rtnetlink.h>
+#include <linux/can/core.h>
 #include <linux/can/dev.h>
 
 #include "link_factory.h"
@@ -646,7 +647,11 @@ struct rtnl_link_ops can_link_ops __read_mostly = {
  */
 int can_netlink_register(void)
 {
-	return rtnl_link_register(&can_link_ops);
+	int err = rtnl_link_register(&can_link_ops);
+
+	if (!err)
+		can_dev_link_ops_announce(&can_link_ops);
+	return err;
 }
 
 /**
@@ -656,5 +661,6 @@ int can_netlink_register(void)
  */
 void can_netlink_unregister(void)
 {
+	can_dev_link_ops_announce(NULL);
 	rtnl_link_unregister(&can_link_ops);
 }

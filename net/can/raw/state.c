@@ -14,6 +14,28 @@
 #include <linux/string.h>
 #include "raw-priv.h"
 
+/* Frames in the controller's TX slots, waiting for their echo. */
+static unsigned int tx_pending(const struct can_priv *priv)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < priv->echo_skb_max; i++)
+		n += !!READ_ONCE(priv->echo_skb[i]);
+	return n;
+}
+
+/* A controller whose frames nobody acknowledges retransmits them for
+ * ever: each ACK error raises its transmit counter by 8 until it is
+ * error-passive at 128, where ACK errors stop counting (ISO 11898-1), so
+ * the counter stays at 128 (a little above, after other errors) while
+ * the receive counter stays low.
+ */
+static bool looks_alone(const struct can_raw_bus_state *st)
+{
+	return st->state == CAN_STATE_ERROR_PASSIVE && st->tx_pending &&
+	       st->txerr >= 128 && st->txerr < 136 && st->rxerr < 128;
+}
+
 static void read_bus_state(struct net_device *dev,
 			   struct can_raw_bus_state *st)
 {
@@ -45,6 +67,10 @@ static void read_bus_state(struct net_device *dev,
 	st->restarts = priv->can_stats.restarts;
 	st->bus_errors = priv->can_stats.bus_error;
 	st->arbitration_lost = priv->can_stats.arbitration_lost;
+	if (priv->echo_skb)
+		st->tx_pending = tx_pending(priv);
+	if (looks_alone(st))
+		st->flags |= CAN_RAW_BUS_ALONE;
 }
 
 /**
@@ -64,11 +90,13 @@ static void read_bus_state(struct net_device *dev,
 int raw_get_bus_state(struct sock *sk, char __user *optval,
 		      int __user *optlen, int len)
 {
-	struct can_raw_bus_state st = {};
 	struct raw_sock *ro = raw_sk(sk);
+	struct can_raw_bus_state st;
 	struct net_device *dev;
 	int err = 0;
 
+	/* Padding too: the structure is copied to user space whole. */
+	memset(&st, 0, sizeof(st));
 	rtnl_lock();
 	if (!ro->bound || !ro->ifindex) {
 		err = -EINVAL;

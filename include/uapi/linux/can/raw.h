@@ -73,6 +73,9 @@ enum {
  * @rx_invalid: frames the core dropped as malformed
  * @rx_lost_socket: copies of its frames that a socket's full receive
  *	queue refused, over all sockets
+ * @tx_pending: frames in its controller's TX slots, sent but not yet
+ *	confirmed
+ * @flags: CAN_RAW_BUS_* below
  *
  * A buffer shorter than the structure gets its first bytes; fields are
  * only ever added at the end. A device without a controller (vcan,
@@ -94,6 +97,16 @@ struct can_raw_bus_state {
 	__u64 rx_no_receiver;
 	__u64 rx_invalid;
 	__u64 rx_lost_socket;
+	__u32 tx_pending;
+	__u32 flags;
 };
+
+/* @flags of struct can_raw_bus_state */
+/* Error-passive by its own transmissions, its transmit counter stuck at
+ * 128 with a frame pending: nobody acknowledges its frames, the signature
+ * of a node alone on the bus (or of a bus whose others cannot decode it:
+ * another bitrate, a missing termination).
+ */
+#define CAN_RAW_BUS_ALONE	0x1
 
 #endif /* !_UAPI_CAN_RAW_H */

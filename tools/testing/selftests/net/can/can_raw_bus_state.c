@@ -219,6 +219,36 @@ TEST_F(vbus, alone_reads_error_passive_as_unprivileged_user)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+/* A lone node's frames wait in its TX slots, its TEC stuck at 128: the
+ * signature CAN_RAW_BUS_ALONE names. A second node acknowledges, the
+ * frames leave, the flag goes.
+ */
+TEST_F(vbus, alone_is_flagged_until_a_peer_acknowledges)
+{
+	struct can_raw_bus_state st;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, ct_send(self->fd, 0x123, 1));
+	ASSERT_TRUE(wait_state(self->fd, CAN_STATE_ERROR_PASSIVE, &st));
+	EXPECT_EQ(3, st.tx_pending);
+	EXPECT_EQ(CAN_RAW_BUS_ALONE, st.flags);
+
+	ASSERT_EQ(0, sh("ip link add dev %s group 31337 type can bitrate 500000",
+			self->peer));
+	ASSERT_EQ(0, sh("ip link set %s up", self->peer));
+	for (i = 0; i < 100; i++) {
+		socklen_t len = sizeof(st);
+
+		ASSERT_EQ(0, get_state(self->fd, &st, &len));
+		if (!st.tx_pending)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(0, st.tx_pending);
+	EXPECT_EQ(0, st.flags);
+}
+
 TEST_F(vbus, bus_off_and_restart_are_counted)
 {
 	struct can_raw_bus_state st;

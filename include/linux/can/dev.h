@@ -85,6 +85,9 @@ enum can_termination_gpio {
  * @restart_delay_ms: the wait before the next automatic restart, which
  *	grows while bus-off recurs soon after a restart (restart_backoff_ms)
  * @restarted_at: jiffies of the last restart, automatic or by the user
+ * @bus_off_at: CLOCK_MONOTONIC time of the last bus-off, 0 if none; frames
+ *	written before it are not sent after it for senders that asked so
+ *	(CAN_RAW_TX_FLUSH_BUS_OFF)
  *
  * Members from @bittiming_const to @termination_gpio_ohms are set by the
  * driver before register_candev() and changed only under RTNL after it.
@@ -135,7 +138,6 @@ struct can_priv {
 	/* Ours: the back-off of automatic restarts (dev.c) */
 	unsigned int restart_delay_ms;
 	unsigned long restarted_at;
-	/* Ours: CLOCK_MONOTONIC time of the last bus-off, 0 if none */
 	ktime_t bus_off_at;
 };
 

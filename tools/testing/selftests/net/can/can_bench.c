@@ -19,6 +19,19 @@
  *   eff         the same with exact 29-bit filters
  *   mask        the same with mask filters of three distinct masks
  *   all         N receivers without filters, all of them read each frame
+ *
+ * Stages of one frame, for the breakdown in Documentation/networking/can.txt
+ * (each leaves out or adds one stage of "loop"):
+ *   send        no receiver and CAN_RAW_LOOPBACK off: write() to the driver
+ *   echo        no receiver but the sender's own subscription: "send" plus
+ *               the loopback (clone, backlog, softirq, can_rcv, dispatch)
+ *   noread      N receivers without filters that do not read while the
+ *               frames are timed: the receive queues are emptied between
+ *               batches, untimed, so this is the kernel's side of "all"
+ *   pkt         no CAN protocol: an AF_PACKET socket writes the frame and
+ *               another one taps the device (ETH_P_ALL) and reads it, i.e.
+ *               the syscalls, one skb, one clone and one socket queue
+ *   pktsend     "pkt" without the tap: AF_PACKET write() to the driver
  *   invmix      one matching receiver + N filters: a third inverted (and
  *               missing), a third error-mask filters, a third exact
  *   regtime     guest ns to register N exact filters (one per socket)
@@ -42,8 +55,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
 #include <linux/can.h>
 #include <linux/can/raw.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 
 #define SENT_SFF_ID	0x7A5
 #define SENT_EFF_ID	0x1ABCDEF0
@@ -291,6 +307,57 @@ static double run_traffic(int tx, int *rx, int nrx, enum frame_kind kind,
 	return (double)(now_ns() - start) / frames;
 }
 
+/* Frames "noread" sends between two emptyings of the receive queues: few
+ * enough for the default SO_RCVBUF.
+ */
+#define NOREAD_BATCH 32
+
+/* Like run_traffic(), but only the writes are timed: the receivers read
+ * their frames after each batch, off the clock.
+ */
+static double run_noread(int tx, int *rx, int nrx, long frames)
+{
+	static union any_frame out, in;
+	size_t mtu = make_frame(&out, FRAME_CC);
+	long long spent = 0, start;
+	long i, done = 0;
+	int r;
+
+	while (done < frames) {
+		start = now_ns();
+		for (i = 0; i < NOREAD_BATCH; i++) {
+			out.cc.data[0] = done + i;
+			if (write(tx, &out, mtu) != (ssize_t)mtu)
+				die("write");
+		}
+		spent += now_ns() - start;
+		for (r = 0; r < nrx; r++)
+			for (i = 0; i < NOREAD_BATCH; i++)
+				if (read(rx[r], &in, sizeof(in)) != (ssize_t)mtu)
+					die("read");
+		done += NOREAD_BATCH;
+	}
+	return (double)spent / done;
+}
+
+/* An AF_PACKET socket on the bench interface: ETH_P_CAN to send, ETH_P_ALL
+ * to see every frame the device transmits.
+ */
+static int packet_socket(int protocol)
+{
+	struct sockaddr_ll addr = {
+		.sll_family = AF_PACKET, .sll_protocol = htons(protocol),
+		.sll_ifindex = ifindex,
+	};
+	int s = socket(AF_PACKET, SOCK_RAW, htons(protocol));
+
+	if (s < 0)
+		die("socket(AF_PACKET)");
+	if (bind(s, (struct sockaddr *)&addr, sizeof(addr)))
+		die("bind(AF_PACKET)");
+	return s;
+}
+
 static int *open_missing(const char *scenario, int n)
 {
 	int *s = calloc(n + 1, sizeof(int));
@@ -378,6 +445,28 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			rxs[i] = raw_socket(NULL, -1, FRAME_CC);
 		cost = run_traffic(tx, rxs, n, FRAME_CC, frames / (n > 10 ? 10 : 1));
+	} else if (!strcmp(scenario, "noread")) {
+		int *rxs = calloc(n, sizeof(int));
+
+		tx = raw_socket(NULL, 0, FRAME_CC);
+		for (i = 0; i < n; i++)
+			rxs[i] = raw_socket(NULL, -1, FRAME_CC);
+		cost = run_noread(tx, rxs, n, frames / (n > 10 ? 10 : 1));
+	} else if (!strcmp(scenario, "send") || !strcmp(scenario, "echo")) {
+		int loopback = !strcmp(scenario, "echo");
+
+		tx = raw_socket(NULL, 0, FRAME_CC);
+		if (setsockopt(tx, SOL_CAN_RAW, CAN_RAW_LOOPBACK, &loopback,
+			       sizeof(loopback)))
+			die("CAN_RAW_LOOPBACK");
+		cost = run_traffic(tx, NULL, 0, FRAME_CC, frames);
+	} else if (!strcmp(scenario, "pkt") || !strcmp(scenario, "pktsend")) {
+		int tap = !strcmp(scenario, "pkt");
+
+		tx = packet_socket(ETH_P_CAN);
+		if (tap)
+			rx = packet_socket(ETH_P_ALL);
+		cost = run_traffic(tx, &rx, tap, FRAME_CC, frames);
 	} else if (!strcmp(scenario, "regtime")) {
 		long long start = now_ns();
 

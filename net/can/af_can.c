@@ -523,6 +523,7 @@ static int can_rcv(struct sk_buff *skb, struct net_device *dev,
 		   struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct can_rx_table *dev_table = can_dev_rx_table(dev);
+	struct can_rx_delivery d;
 	struct can_pernet *cn;
 	unsigned int matches;
 	u8 type;
@@ -542,10 +543,18 @@ static int can_rcv(struct sk_buff *skb, struct net_device *dev,
 	this_cpu_inc(cn->stats->rx_frames);
 	can_set_skb_uid(skb);
 
+	/* The last subscriber may keep the frame instead of a clone of it,
+	 * unless someone else holds it too (a packet tap), or its sender
+	 * waits for it to be freed to learn that it was sent.
+	 */
 	type = can_rx_frame_type(skb);
-	matches = can_rx_table_deliver(cn->all_devs, skb, type);
-	matches += can_rx_table_deliver(dev_table, skb, type);
-	consume_skb(skb);
+	can_rx_delivery_init(&d, skb, type);
+	can_rx_table_collect(cn->all_devs, &d);
+	can_rx_table_collect(dev_table, &d);
+	matches = d.matches;
+	if (!can_rx_delivery_finish(&d, !skb_shared(skb) &&
+				    skb->destructor != can_tx_report_destructor))
+		consume_skb(skb);
 
 	if (matches) {
 		this_cpu_inc(cn->stats->matches);

@@ -230,6 +230,33 @@ struct can_receiver *can_rx_table_remove(struct can_rx_table *table,
 void can_rx_normalize(canid_t *can_id, canid_t *mask);
 unsigned int can_rx_table_deliver(struct can_rx_table *table,
 				  struct sk_buff *skb, u8 type);
+
+/**
+ * struct can_rx_delivery - one frame on its way to the subscribers
+ * @skb: the frame
+ * @held: the last match, not called yet
+ * @matches: matches so far
+ * @type: the frame's CAN_RX_TYPE_* bit
+ */
+struct can_rx_delivery {
+	struct sk_buff *skb;
+	struct can_receiver *held;
+	unsigned int matches;
+	u8 type;
+};
+
+static inline void can_rx_delivery_init(struct can_rx_delivery *d,
+					struct sk_buff *skb, u8 type)
+{
+	d->skb = skb;
+	d->held = NULL;
+	d->matches = 0;
+	d->type = type;
+}
+
+void can_rx_table_collect(struct can_rx_table *table,
+			  struct can_rx_delivery *d);
+bool can_rx_delivery_finish(struct can_rx_delivery *d, bool may_keep);
 typedef void (*can_rx_walk_fn)(struct can_receiver *rcv, void *arg);
 unsigned int can_rx_table_walk(struct can_rx_table *table,
 			       enum can_rx_list which, can_rx_walk_fn fn,

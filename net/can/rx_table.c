@@ -473,39 +473,46 @@ unsigned int can_rx_table_walk(struct can_rx_table *table,
  * reads a classic frame's length byte must never be handed an XL frame
  * of the same size, whose flags sit there.
  *
+ * A match is not called at once but held until the next one turns up,
+ * so that the last of a frame's subscribers is known when it is called
+ * (see can_rx_delivery_finish()). The order of the calls stays that of
+ * the matches.
+ *
  * The match count is for display only: two CPUs delivering to the same
  * subscriber at once may lose an increment, which is cheaper than an
  * atomic on every delivery.
  */
 static unsigned int can_rx_deliver(struct can_receiver *rcv,
-				   struct sk_buff *skb, u8 type)
+				   struct can_rx_delivery *d)
 {
-	if (!(rcv->frame_types & type))
+	if (!(rcv->frame_types & d->type))
 		return 0;
-	rcv->func(skb, rcv->data);
+	if (d->held)
+		d->held->func(d->skb, d->held->data);
+	d->held = rcv;
 	rcv->matches++;
 	return 1;
 }
 
 /* Inverted filters: those whose compare fails. */
 static unsigned int can_rx_deliver_inverted(struct can_rx_table *table,
-					    struct sk_buff *skb, canid_t can_id,
-					    u8 type)
+					    struct can_rx_delivery *d,
+					    canid_t can_id)
 {
 	struct can_receiver *rcv = can_rcv_first(&table->list[CAN_RX_INV]);
 	unsigned int matches = 0;
 
 	for (; rcv; rcv = can_rcv_next(rcv)) {
 		if ((can_id & rcv->mask) != rcv->can_id)
-			matches += can_rx_deliver(rcv, skb, type);
+			matches += can_rx_deliver(rcv, d);
 	}
 	return matches;
 }
 
 /* Id/mask filters: one hash lookup per distinct mask. */
 static unsigned int can_rx_deliver_grouped(struct can_rx_table *table,
-					   struct sk_buff *skb, canid_t can_id,
-					   u8 type)
+					   struct can_rx_delivery *d,
+					   canid_t can_id)
 {
 	struct can_mask_group *group;
 	struct can_receiver *rcv;
@@ -517,29 +524,29 @@ static unsigned int can_rx_deliver_grouped(struct can_rx_table *table,
 		rcv = can_rcv_first(can_fil_slot(table, key, group->mask));
 		for (; rcv; rcv = can_rcv_next(rcv)) {
 			if (rcv->can_id == key && rcv->mask == group->mask)
-				matches += can_rx_deliver(rcv, skb, type);
+				matches += can_rx_deliver(rcv, d);
 		}
 	}
 	return matches;
 }
 
 static unsigned int can_rx_deliver_error(struct can_rx_table *table,
-					 struct sk_buff *skb, canid_t can_id,
-					 u8 type)
+					 struct can_rx_delivery *d,
+					 canid_t can_id)
 {
 	struct can_receiver *rcv = can_rcv_first(&table->list[CAN_RX_ERR]);
 	unsigned int matches = 0;
 
 	for (; rcv; rcv = can_rcv_next(rcv)) {
 		if (can_id & rcv->mask)
-			matches += can_rx_deliver(rcv, skb, type);
+			matches += can_rx_deliver(rcv, d);
 	}
 	return matches;
 }
 
 static unsigned int can_rx_deliver_exact(struct can_rx_table *table,
-					 struct sk_buff *skb, canid_t can_id,
-					 u8 type)
+					 struct can_rx_delivery *d,
+					 canid_t can_id)
 {
 	struct can_rcv_list *list;
 	struct can_receiver *rcv;
@@ -557,21 +564,118 @@ static unsigned int can_rx_deliver_exact(struct can_rx_table *table,
 
 	for (rcv = can_rcv_first(list); rcv; rcv = can_rcv_next(rcv)) {
 		if (rcv->can_id == can_id)
-			matches += can_rx_deliver(rcv, skb, type);
+			matches += can_rx_deliver(rcv, d);
 	}
 	return matches;
 }
 
 /**
- * can_rx_table_deliver() - hand a frame to every matching subscriber
+ * can_rx_table_collect() - hand a frame to every matching subscriber
  * @table: table of the receiving device, or of all devices
- * @skb: the received frame, not consumed
- * @type: its type, one CAN_RX_TYPE_* bit
+ * @d: the delivery, begun with can_rx_delivery_init(); a table's matches
+ *	add to those of the tables collected before
  *
  * Error frames reach only error filters. Other frames reach catch-all
  * subscribers, matching and non-matching (inverted) filters, and exact
- * subscribers of their identifier. Of those, only subscribers of @type
- * see the frame.
+ * subscribers of their identifier. Of those, only subscribers of the
+ * frame's type see it. The last match is held back for
+ * can_rx_delivery_finish().
+ *
+ * Context: rcu_read_lock() held, bottom halves off.
+ */
+void can_rx_table_collect(struct can_rx_table *table,
+			  struct can_rx_delivery *d)
+{
+	canid_t can_id = ((struct can_frame *)d->skb->data)->can_id;
+	struct can_receiver *rcv;
+	unsigned int matches = 0;
+
+	if (!READ_ONCE(table->entries))
+		return;
+	if (can_id & CAN_ERR_FLAG) {
+		d->matches += can_rx_deliver_error(table, d, can_id);
+		return;
+	}
+
+	rcv = can_rcv_first(&table->list[CAN_RX_ALL]);
+	for (; rcv; rcv = can_rcv_next(rcv))
+		matches += can_rx_deliver(rcv, d);
+	matches += can_rx_deliver_grouped(table, d, can_id);
+	matches += can_rx_deliver_inverted(table, d, can_id);
+	matches += can_rx_deliver_exact(table, d, can_id);
+	d->matches += matches;
+}
+
+/* The frame a subscriber may keep instead of cloning it, per CPU: set
+ * only while the last subscriber of a frame the core owns alone is
+ * being called, see can_rx_skb_get().
+ */
+static DEFINE_PER_CPU(struct sk_buff *, can_rx_spare_skb);
+
+/**
+ * can_rx_delivery_finish() - call the match held back, last
+ * @d: the delivery, after its tables were collected
+ * @may_keep: the caller owns @d->skb alone and lets the last subscriber
+ *	keep it (can_rx_skb_get()) rather than free it
+ *
+ * Context: as can_rx_table_collect().
+ * Return: true if a subscriber kept the frame; the caller must then not
+ * touch it any more. False if the caller still has to free it.
+ */
+bool can_rx_delivery_finish(struct can_rx_delivery *d, bool may_keep)
+{
+	struct can_receiver *rcv = d->held;
+	struct sk_buff *prev;
+	bool kept;
+
+	if (!rcv)
+		return false;
+	d->held = NULL;
+	if (!may_keep) {
+		rcv->func(d->skb, rcv->data);
+		return false;
+	}
+	/* A subscriber that sends may make the core dispatch another
+	 * frame on this CPU before it returns; that one has its own spare.
+	 */
+	prev = this_cpu_read(can_rx_spare_skb);
+	this_cpu_write(can_rx_spare_skb, d->skb);
+	rcv->func(d->skb, rcv->data);
+	kept = this_cpu_read(can_rx_spare_skb) != d->skb;
+	this_cpu_write(can_rx_spare_skb, prev);
+	return kept;
+}
+
+/**
+ * can_rx_skb_get() - a frame of its own for a receive callback
+ * @skb: the frame the callback was handed
+ *
+ * A callback that keeps the frame (queues it to a socket) calls this
+ * instead of skb_clone(): the last subscriber of a frame nobody else
+ * holds gets the frame itself, every other one a clone.
+ *
+ * Context: a receive callback, see can_rx_func_t.
+ * Return: @skb or a clone of it, for the caller to keep or free; NULL if
+ * memory ran out.
+ */
+struct sk_buff *can_rx_skb_get(struct sk_buff *skb)
+{
+	if (this_cpu_read(can_rx_spare_skb) == skb) {
+		this_cpu_write(can_rx_spare_skb, NULL);
+		return skb;
+	}
+	return skb_clone(skb, GFP_ATOMIC);
+}
+EXPORT_SYMBOL(can_rx_skb_get);
+
+/**
+ * can_rx_table_deliver() - hand a frame to the subscribers of one table
+ * @table: the table
+ * @skb: the frame, not consumed
+ * @type: its type, one CAN_RX_TYPE_* bit
+ *
+ * can_rx_table_collect() and can_rx_delivery_finish() for one table,
+ * without letting a subscriber keep the frame.
  *
  * Context: rcu_read_lock() held, bottom halves off.
  * Return: number of deliveries.
@@ -579,20 +683,10 @@ static unsigned int can_rx_deliver_exact(struct can_rx_table *table,
 unsigned int can_rx_table_deliver(struct can_rx_table *table,
 				  struct sk_buff *skb, u8 type)
 {
-	canid_t can_id = ((struct can_frame *)skb->data)->can_id;
-	struct can_receiver *rcv;
-	unsigned int matches = 0;
+	struct can_rx_delivery d;
 
-	if (!READ_ONCE(table->entries))
-		return 0;
-	if (can_id & CAN_ERR_FLAG)
-		return can_rx_deliver_error(table, skb, can_id, type);
-
-	rcv = can_rcv_first(&table->list[CAN_RX_ALL]);
-	for (; rcv; rcv = can_rcv_next(rcv))
-		matches += can_rx_deliver(rcv, skb, type);
-	matches += can_rx_deliver_grouped(table, skb, can_id, type);
-	matches += can_rx_deliver_inverted(table, skb, can_id, type);
-	matches += can_rx_deliver_exact(table, skb, can_id, type);
-	return matches;
+	can_rx_delivery_init(&d, skb, type);
+	can_rx_table_collect(table, &d);
+	can_rx_delivery_finish(&d, false);
+	return d.matches;
 }

@@ -41,13 +41,15 @@ static inline const char *can_dev_name(const struct net_device *dev)
 /**
  * typedef can_rx_func_t - a receiver's callback
  * @skb: the received frame; shared, the callee must not free or modify
- *	it and must clone it to keep it
+ *	it and must clone it (or take it with can_rx_skb_get()) to keep it
  * @data: the pointer given to can_rx_register()
  *
  * Called in softirq context (or with bottom halves disabled) under
  * rcu_read_lock(). Must not sleep.
  */
 typedef void (*can_rx_func_t)(struct sk_buff *skb, void *data);
+
+struct sk_buff *can_rx_skb_get(struct sk_buff *skb);
 
 int can_proto_register(const struct can_proto *cp);
 void can_proto_unregister(const struct can_proto *cp);

@@ -128,6 +128,7 @@ void raw_rcv(struct sk_buff *oskb, void *data)
 {
 	struct sock *sk = data;
 	struct raw_sock *ro = raw_sk(sk);
+	unsigned int msg_flags = 0;
 	struct raw_rx_info *info;
 	struct sk_buff *skb;
 	int err;
@@ -141,7 +142,14 @@ void raw_rcv(struct sk_buff *oskb, void *data)
 	if (!raw_first_delivery(ro, oskb))
 		return;
 
-	skb = skb_clone(oskb, GFP_ATOMIC);
+	/* The flags come from the sender, which queueing forgets. */
+	if (oskb->sk)
+		msg_flags |= MSG_DONTROUTE;
+	if (oskb->sk == sk)
+		msg_flags |= MSG_CONFIRM;
+
+	/* From here on, @oskb may be @skb: ours alone. */
+	skb = can_rx_skb_get(oskb);
 	if (!skb) {
 		atomic_inc(&sk->sk_drops);
 		return;
@@ -151,14 +159,11 @@ void raw_rcv(struct sk_buff *oskb, void *data)
 	memset(info, 0, sizeof(*info));
 	info->addr.can_family = AF_CAN;
 	info->addr.can_ifindex = skb->dev->ifindex;
-	if (oskb->sk)
-		info->msg_flags |= MSG_DONTROUTE;
-	if (oskb->sk == sk)
-		info->msg_flags |= MSG_CONFIRM;
+	info->msg_flags = msg_flags;
 
 	err = sock_queue_rcv_skb(sk, skb);
 	if (err < 0) {
-		can_sock_rx_dropped(oskb->dev, err);
+		can_sock_rx_dropped(skb->dev, err);
 		kfree_skb(skb);
 	}
 }

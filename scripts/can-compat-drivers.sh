@@ -87,7 +87,10 @@ kbuild_for() {
 			echo "peak_usb-y := pcan_usb_core.o pcan_usb.o pcan_usb_pro.o"
 			echo "peak_usb-y += pcan_usb_fd.o" ;;
 	j1939)		echo "obj-m += can-j1939.o"
-			echo "can-j1939-y := address-claim.o bus.o main.o socket.o transport.o" ;;
+			echo "can-j1939-y := address-claim.o bus.o main.o socket.o transport.o"
+			# In the debug kernel make fuzz follows J1939 with
+			# KCOV, as it does our code (can-debug-kernel.sh).
+			[ "$IN_TREE" = 0 ] || echo "KCOV_INSTRUMENT := y" ;;
 	esac
 }
 

@@ -185,7 +185,7 @@ static __u64 resolved;
 static const char *const fz_cov_mods[] = {
 	"can", "can_raw", "can_bcm", "can_isotp", "can_gw", "vcan", "vxcan", "can_dev", "sja1000",
 	"kvaser_pci",
-	"pcm3680_pci", "mcp251x",
+	"pcm3680_pci", "mcp251x", "can_vbus", "can_j1939",
 };
 
 static bool our_module(const char *mod)

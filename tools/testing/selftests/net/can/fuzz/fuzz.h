@@ -72,6 +72,7 @@ enum fz_kind {
 	FZ_TUN,
 	FZ_NETNS,
 	FZ_NETLINK,
+	FZ_J1939,
 	FZ_OTHER,
 	FZ_KINDS
 };

@@ -27,6 +27,14 @@ for m in can can_raw can_bcm can_isotp can_gw vcan vxcan can_dev kvaser_pci pcm3
 	can_vbus; do
 	modprobe "$m" 2>/dev/null
 done
+# Mainline's SAE J1939 on our core (ops_j1939.c) is built outside the
+# kernel's modules: for the debug kernel by can-debug-kernel.sh, for
+# Debian's by "make compat-build". Whichever fits the running kernel.
+for ko in "$TOP/build/debug-testmods/compat/modules/can-j1939.ko" \
+	"$TOP/build/compat/modules/can-j1939.ko"; do
+	[ -e "$ko" ] && insmod "$ko" 2>/dev/null && export CAN_FUZZ_J1939=$ko && break
+done
+grep -q '^can_j1939 ' /proc/modules || echo "fuzz: no can-j1939: the j1939 ops will fail"
 ip link add dev vcan0 type vcan 2>/dev/null && ip link set vcan0 up
 for d in can0 can1 can2 can3; do
 	ip link set "$d" type can bitrate 500000 2>/dev/null &&

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Module unload and reload (can_raw, can_bcm, can_isotp, vcan, can_vbus,
- * can)
+ * can, and mainline's can_j1939 on our core)
  * while the other workers use them. Unloading fails while a module is in
  * use, which is the common case; it succeeds in the gaps. The kernel's
  * own module requests fail while fuzzing (guest.sh), so only module_load
@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -19,11 +20,12 @@
 #include "fuzz.h"
 
 static const char *const fz_mods[] = {
-	"can_raw", "can_bcm", "can_isotp", "vcan", "can_vbus", "can",
+	"can_raw", "can_bcm", "can_isotp", "vcan", "can_vbus", "can", "can_j1939",
 };
 
 static const char *const fz_files[] = {
 	"can-raw.ko", "can-bcm.ko", "can-isotp.ko", "vcan.ko", "can-vbus.ko", "can.ko",
+	"can-j1939.ko",
 };
 
 static long module_unload(struct fz_ctx *c, struct fz_draw *d)
@@ -36,8 +38,8 @@ static long module_unload(struct fz_ctx *c, struct fz_draw *d)
 
 /*
  * Our module @file (updates/ on Debian's kernel, the tree on the debug
- * kernel), open for finit_module(): exec'ing modprobe takes a second in
- * the VM. -1 if there is none.
+ * kernel; can-j1939 from $CAN_FUZZ_J1939), open for finit_module():
+ * exec'ing modprobe takes a second in the VM. -1 if there is none.
  */
 int fz_module_open(const char *file)
 {
@@ -53,6 +55,10 @@ int fz_module_open(const char *file)
 	size_t i;
 	int fd = -1;
 
+	/* Not among the kernel's modules: guest.sh says where it is. */
+	if (!strcmp(file, "can-j1939.ko"))
+		return getenv("CAN_FUZZ_J1939") ?
+		       open(getenv("CAN_FUZZ_J1939"), O_RDONLY | O_CLOEXEC) : -1;
 	uname(&u);
 	for (i = 0; i < FZ_ARRAY_SIZE(dirs) && fd < 0; i++) {
 		snprintf(path, sizeof(path), "/lib/modules/%s/%s/%s", u.release, dirs[i], file);

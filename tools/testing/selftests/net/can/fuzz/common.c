@@ -176,7 +176,8 @@ bool fz_isotp_target(struct fz_ctx *c, struct fz_draw *d, int *fd, int *ifindex,
 /*
  * fzv* are vcan links the fuzzer creates, fzt* tun devices, fzb*
  * can-vbus controllers ("type can"); can0..can3 are the SJA1000 cards of
- * the VM (two kvaser_pci, one dual pcm3680).
+ * the VM (two kvaser_pci, one dual pcm3680); fzx0 and fzx1 are the vxcan
+ * pair of ops_xl.c.
  */
 static const char *const fz_vcans[] = { "fzv0", "fzv1", "fzv2" };
 static const char *const fz_vbuses[] = { "fzb0", "fzb1", "fzb2", "fzb3" };
@@ -295,6 +296,7 @@ void fz_cleanup_devices(void)
 {
 	static const char *const names[] = {
 		"fzv0", "fzv1", "fzv2", "fzt0", "fzt1", "fzb0", "fzb1", "fzb2", "fzb3",
+		"fzx0", "fzx1",
 	};
 	struct fz_nlmsg m;
 	size_t i;

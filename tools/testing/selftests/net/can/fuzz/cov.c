@@ -188,14 +188,26 @@ static const char *const fz_cov_mods[] = {
 	"pcm3680_pci", "mcp251x", "can_vbus", "can_j1939",
 };
 
-static bool our_module(const char *mod)
+/*
+ * Functions of each module when it was last seen loaded: ops unload
+ * modules (module_unload, mixed_core), and the report at the end must
+ * not leave out one that happens to be out at that moment.
+ */
+static size_t fz_cov_mod_total[FZ_ARRAY_SIZE(fz_cov_mods)];
+
+static int mod_index(const char *mod)
 {
 	size_t i;
 
 	for (i = 0; i < FZ_ARRAY_SIZE(fz_cov_mods); i++)
 		if (!strcmp(mod, fz_cov_mods[i]))
-			return true;
-	return false;
+			return i;
+	return -1;
+}
+
+static bool our_module(const char *mod)
+{
+	return mod_index(mod) >= 0;
 }
 
 static int ksym_cmp(const void *a, const void *b)
@@ -203,6 +215,21 @@ static int ksym_cmp(const void *a, const void *b)
 	const struct ksym *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void count_mod_totals(void)
+{
+	size_t n[FZ_ARRAY_SIZE(fz_cov_mods)] = { 0 }, i;
+	int m;
+
+	for (i = 0; i < nsyms; i++) {
+		m = mod_index(syms[i].mod);
+		if (m >= 0)
+			n[m]++;
+	}
+	for (i = 0; i < FZ_ARRAY_SIZE(fz_cov_mods); i++)
+		if (n[i])
+			fz_cov_mod_total[i] = n[i];
 }
 
 /* Every text symbol of our modules as loaded now. */
@@ -237,6 +264,7 @@ static void load_syms(void)
 	fclose(f);
 	if (syms)
 		qsort(syms, nsyms, sizeof(*syms), ksym_cmp);
+	count_mod_totals();
 }
 
 static bool was_reached(const struct ksym *s)
@@ -296,28 +324,33 @@ void fz_cov_resolve(void)
 	resolved = n;
 }
 
-/* "can: 40 of 61 functions" for each module, reached against loaded now. */
+/*
+ * "can: 40 of 61 functions" for each module: the functions reached
+ * while it was loaded, against its size when last seen (a module out
+ * at the end is marked so).
+ */
 void fz_cov_report(FILE *out)
 {
-	size_t i, m, total, hit, all = 0, allhit = 0;
+	size_t i, m, total, hit, all = 0, allhit = 0, len;
+	bool loaded;
 
 	fz_cov_resolve();
 	load_syms();
 	fprintf(out, "fuzz: coverage: %llu distinct PCs in net/can and drivers/net/can\n",
 		(unsigned long long)fz_cov_pcs());
 	for (m = 0; m < FZ_ARRAY_SIZE(fz_cov_mods); m++) {
-		total = 0;
+		total = fz_cov_mod_total[m];
+		len = strlen(fz_cov_mods[m]);
 		hit = 0;
-		for (i = 0; i < nsyms; i++) {
-			if (strcmp(syms[i].mod, fz_cov_mods[m]))
-				continue;
-			total++;
-			hit += was_reached(&syms[i]);
-		}
+		loaded = false;
+		for (i = 0; i < nsyms; i++)
+			loaded |= !strcmp(syms[i].mod, fz_cov_mods[m]);
+		for (i = 0; i < nreached; i++)
+			hit += !strncmp(reached[i], fz_cov_mods[m], len) && reached[i][len] == ':';
 		if (!total)
 			continue;
-		fprintf(out, "fuzz: coverage: %-12s %3zu of %3zu functions reached\n",
-			fz_cov_mods[m], hit, total);
+		fprintf(out, "fuzz: coverage: %-12s %3zu of %3zu functions reached%s\n",
+			fz_cov_mods[m], hit, total, loaded ? "" : " (not loaded at the end)");
 		all += total;
 		allhit += hit;
 	}
@@ -325,12 +358,25 @@ void fz_cov_report(FILE *out)
 		allhit, all);
 }
 
-/* The functions reached and not, for the record (--cov-list). */
+/*
+ * The functions reached and not, for the record (--cov-list); of a
+ * module not loaded now, those reached.
+ */
 void fz_cov_list(FILE *out)
 {
-	size_t i;
+	char mod[32];
+	size_t i, j;
+	bool loaded;
 
 	for (i = 0; i < nsyms; i++)
 		fprintf(out, "%s %s:%s\n", was_reached(&syms[i]) ? "+" : "-",
 			syms[i].mod, syms[i].name);
+	for (i = 0; i < nreached; i++) {
+		snprintf(mod, sizeof(mod), "%.*s", (int)strcspn(reached[i], ":"), reached[i]);
+		loaded = false;
+		for (j = 0; j < nsyms && !loaded; j++)
+			loaded = !strcmp(syms[j].mod, mod);
+		if (!loaded)
+			fprintf(out, "+ %s\n", reached[i]);
+	}
 }

@@ -69,11 +69,11 @@ KBUILD_ARGS = -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
 
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
-.PHONY: all modules clean deps need-deps selftests check check-all check-rt check-debug check-debug-locked demo vm \
+.PHONY: all modules j1939 clean deps need-deps selftests check check-all check-rt check-debug check-debug-locked demo vm \
 	bench reference patches compat-build compat-drivers \
 	patches-check fuzz
 
-all: modules
+all: modules j1939
 
 modules: need-deps
 	$(MAKE) $(KBUILD_ARGS) W=1 modules
@@ -125,7 +125,7 @@ CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 \
 # suite runs for a quarter of an hour on an idle machine and much
 # longer on a busy one; each test has its own timeout (run_tests.sh), so
 # the guest's is only a guard against a hang outside any test.
-check: modules selftests compat-build
+check: modules j1939 selftests compat-build
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --timeout 2700 --qemu-args "$(CAN_CARDS)" -- \
 		$(SRC)/$(SELFTESTS)/run_tests.sh $(T)
 
@@ -232,6 +232,18 @@ compat-build: modules
 	   rm -rf $(COMPAT) ;; \
 	esac
 
+# Mainline 6.1's SAE J1939 alone, on our core, for "make install" (which
+# puts it in place of the kernel's can-j1939: that one cannot load on our
+# core, see can.txt 2.1). Part of "make"; incremental after the first run.
+# For another kernel there is none, and install says what that costs.
+J1939_BUILD := $(BUILD)/j1939
+j1939: modules
+	@case "$(KVER)" in \
+	6.1.*) $(SRC)/scripts/can-compat-drivers.sh --j1939 $(KDIR) $(SRC) $(J1939_BUILD) ;; \
+	*) echo "j1939: mainline 6.1's can-j1939 does not build for $(KVER)"; \
+	   rm -rf $(J1939_BUILD) ;; \
+	esac
+
 compat-drivers: compat-build selftests
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --timeout 1800 --qemu-args "$(CAN_CARDS)" -- \
 		$(SRC)/$(SELFTESTS)/reference.sh --compat $(R)
@@ -259,11 +271,15 @@ CAN_INSTALL_DRIVERS := drivers/net/can/dev/can-dev.ko drivers/net/can/vcan.ko \
 	drivers/net/can/sja1000/pcm3680_pci.ko drivers/net/can/spi/mcp251x.ko \
 	drivers/net/can/vbus/can-vbus.ko
 CAN_INSTALL = $(CAN_INSTALL_PROTOCOLS) $(if $(filter 1,$(DRIVERS)),$(CAN_INSTALL_DRIVERS))
-# Mainline's SAE J1939, built on our headers by "make compat-build" (6.1
-# only), replaces the kernel's with J1939=1: the kernel's cannot load on
-# our core, and with ours installed nothing is lost and FORCE=1 is not
-# needed. The DKMS package does not build it.
-CAN_INSTALL_J1939 := $(COMPAT)/modules/can-j1939.ko=net/can/j1939/can-j1939.ko
+# Mainline's SAE J1939, built on our headers by "make" (6.1 only),
+# replaces the kernel's: the kernel's cannot load on our core, and with
+# ours installed nothing is lost and FORCE=1 is not needed. Install takes
+# it whenever "make" built it; J1939=1 insists on it (an error if it is
+# missing), J1939=0 leaves it out. The DKMS package does not build it.
+CAN_J1939_KO := $(J1939_BUILD)/modules/can-j1939.ko
+CAN_INSTALL_J1939 := $(CAN_J1939_KO)=net/can/j1939/can-j1939.ko
+CAN_WITH_J1939 = $(if $(filter 1,$(J1939)),1,$(if $(filter 0,$(J1939)),,$(if $(wildcard \
+	$(CAN_J1939_KO)),1)))
 CAN_INSTALL_FLAGS = --kver $(KVER) $(if $(DESTDIR),--destdir $(DESTDIR)) \
 	$(if $(filter 1,$(FORCE)),--force)
 
@@ -274,7 +290,7 @@ CAN_INSTALL_FLAGS = --kver $(KVER) $(if $(DESTDIR),--destdir $(DESTDIR)) \
 # how it stays whole if interrupted: scripts/can-install.sh.
 install:
 	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) install $(CAN_INSTALL) \
-		$(if $(filter 1,$(J1939)),$(CAN_INSTALL_J1939))
+		$(if $(CAN_WITH_J1939),$(CAN_INSTALL_J1939))
 
 uninstall:
 	$(SRC)/scripts/can-install.sh $(CAN_INSTALL_FLAGS) uninstall

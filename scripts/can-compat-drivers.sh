@@ -6,7 +6,7 @@
 # tree against our headers, our can-dev and our core, and prove that
 # they use nothing else:
 #
-#   can-compat-drivers.sh [--in-tree] KDIR SRC OUT
+#   can-compat-drivers.sh [--in-tree | --j1939] KDIR SRC OUT
 #
 # KDIR is the kernel build tree (Debian's headers), SRC our tree, which
 # must be built already (its Module.symvers names our exports), and OUT
@@ -35,6 +35,11 @@
 # debug kernel, scripts/can-debug-kernel.sh): its CAN exports and headers
 # are ours by construction, so only the build and its warnings are
 # checked.
+#
+# --j1939: only net/can/j1939 (can-j1939.ko), what "make" builds so that
+# "make install" can replace the kernel's can-j1939, which cannot load on
+# our core. The sources are unpacked once and later runs rebuild
+# incrementally, a few seconds when nothing changed.
 
 set -eu
 
@@ -49,7 +54,14 @@ BOARDS="kvaser_pci ems_pci ems_pcmcia f81601 peak_pci peak_pcmcia plx_pci sja100
 	sja1000_platform"
 
 IN_TREE=0
-if [ "$1" = --in-tree ]; then
+J1939_ONLY=0
+if [ "$1" = --j1939 ]; then
+	J1939_ONLY=1
+	shift
+	TOP_OBJS="j1939/"
+	DIRS=". j1939"
+	MODULES="can-j1939"
+elif [ "$1" = --in-tree ]; then
 	IN_TREE=1
 	shift
 	# The debug kernel has no USB; build what its tests load
@@ -105,8 +117,21 @@ unpack() {
 	[ -f "$TAR" ] || die "$TAR missing (make deps installs linux-source-6.1)"
 	[ "$IN_TREE" = 1 ] || [ -f "$SRC/Module.symvers" ] ||
 		die "$SRC/Module.symvers missing: build our modules first"
-	rm -rf "$OUT/src" "$OUT/modules"
-	mkdir -p "$OUT/src" "$OUT/modules"
+	rm -rf "$OUT/modules"
+	mkdir -p "$OUT/modules"
+	if [ "$J1939_ONLY" = 1 ]; then
+		# Unpacked once: fresh files would make Kbuild rebuild it all.
+		[ -f "$OUT/src/j1939/Kbuild" ] && return 0
+		rm -rf "$OUT/src"
+		mkdir -p "$OUT/src"
+		tar -C "$OUT/src" --strip-components=3 -xJf "$TAR" linux-source-6.1/net/can/j1939
+		for d in $DIRS; do
+			kbuild_for "$d" > "$OUT/src/$d/Kbuild"
+		done
+		return 0
+	fi
+	rm -rf "$OUT/src"
+	mkdir -p "$OUT/src"
 	tar -C "$OUT/src" --strip-components=4 -xJf "$TAR" \
 		"$LS/vxcan.c" "$LS/ctucanfd" "$LS/slcan" "$LS/sja1000" "$LS/spi/mcp251x.c" \
 		"$LS/spi/mcp251xfd" \
@@ -221,6 +246,10 @@ build_boards() {
 unpack
 build
 check_all
+if [ "$J1939_ONLY" = 1 ]; then
+	echo "compat-drivers: built mainline 6.1's can-j1939 on our core: $OUT/modules/can-j1939.ko"
+	exit 0
+fi
 extra_symbols=
 [ "$IN_TREE" = 1 ] || extra_symbols=$SRC/Module.symvers
 build_boards

@@ -23,8 +23,8 @@
 #
 # Each module keeps its path in the tree under updates/, e.g.
 # updates/net/can/can.ko; a module built elsewhere is given as
-# FILE=PATH (mainline's can-j1939 from make compat-build:
-# build/compat/modules/can-j1939.ko=net/can/j1939/can-j1939.ko) and goes
+# FILE=PATH (mainline's can-j1939 that make builds:
+# build/j1939/modules/can-j1939.ko=net/can/j1939/can-j1939.ko) and goes
 # to updates/PATH. PATH is a relative path of plain names ending in .ko.
 # The manifest updates/can-stack.manifest lists what was installed (the
 # PATHs), so that uninstall removes exactly that.
@@ -211,17 +211,32 @@ module_crcs() {
 }
 
 check_built() {
-	local m f vermagic
+	local m f vermagic stale
 
 	[ -f "$TREE/Module.symvers" ] || die "no $TREE/Module.symvers: build first (make)"
 	for m in "$@"; do
 		f=$(source_file "$m")
-		[ -f "$f" ] || die "no $f: build first (make; make compat-build for can-j1939)"
+		[ -f "$f" ] || die "no $f: build first (make)"
 		# A module built for another kernel would not load; say so now.
 		vermagic=$(modinfo -F vermagic "$f" | awk '{ print $1 }')
 		[ "$vermagic" = "$KVER" ] ||
 			die "$f was built for $vermagic, not $KVER (make KVER=$KVER)"
+		stale=$(stale_imports "$f")
+		[ -z "$stale" ] ||
+			die "$f was built on another build of our modules ($stale): make again"
 	done
+}
+
+# The symbols of ours FILE imports with a CRC other than our
+# Module.symvers gives: a module built outside the tree (can-j1939)
+# against an earlier build of our core would not load on this one.
+stale_imports() {
+	module_crcs "$1" | awk '
+		function crc(c) { c = tolower(c); sub(/^0x0*/, "", c); return c }
+		FILENAME == ARGV[1] { ours[$2] = $1; next }
+		($2 in ours) && crc(ours[$2]) != crc($1) { out = out (out == "" ? "" : ", ") $2 }
+		END { print out }
+	' "$TREE/Module.symvers" -
 }
 
 # Print "MODULE-PATH: symbol (reason), ..." for each module of the target
@@ -287,8 +302,11 @@ check_users() {
 		echo "for the DKMS package, CAN_STACK_FORCE=1 in dkms's environment);"
 		echo "make uninstall brings them back."
 		if echo "$broken" | grep -q "/can-j1939\.ko"; then
-			echo "can-j1939 can be replaced instead: make compat-build, then"
-			echo "make install J1939=1 (mainline's J1939 built on our core)."
+			echo "Or replace can-j1939 too, with nothing lost: make (as"
+			echo "yourself; Linux 6.1 only) builds mainline's J1939 on our"
+			echo "core, build/j1939/modules/can-j1939.ko, and make install"
+			echo "then puts it in place of the kernel's unless given J1939=0"
+			echo "(J1939=1: refuse if it was not built)."
 		fi
 	} >&2
 	exit 1

@@ -40,9 +40,10 @@ test_pristine_tree_resolves_to_debian() {
 }
 
 # Debian's can-isotp and can-gw are replaced by ours, not lost: only
-# can-j1939, which needs J1939=1 to be replaced, stops the install.
+# can-j1939 stops the install, where make did not build mainline's to
+# replace it (another kernel than 6.1; here a build directory without it).
 test_install_refused_while_can_j1939_would_break() {
-	run_make install && { fail "install succeeded"; return 1; }
+	run_make install BUILD="$CAN_TMP/no-build" && { fail "install succeeded"; return 1; }
 	grep -q "refusing" "$CAN_TMP/make.out" || { fail "no refusal message"; return 1; }
 	grep -q "kernel/net/can/j1939/can-j1939.ko[.a-z]*: .*can_rx_register" "$CAN_TMP/make.out" ||
 		{ fail "can-j1939 and can_rx_register not named"; return 1; }
@@ -52,7 +53,8 @@ test_install_refused_while_can_j1939_would_break() {
 	! grep -q "kernel/net/can/can-gw.ko" "$CAN_TMP/make.out" ||
 		{ fail "Debian's can-gw counted as lost"; return 1; }
 	grep -q "FORCE=1" "$CAN_TMP/make.out" || { fail "override not named"; return 1; }
-	grep -q "J1939=1" "$CAN_TMP/make.out" || { fail "J1939=1 not named"; return 1; }
+	grep -q "build/j1939/modules/can-j1939.ko" "$CAN_TMP/make.out" ||
+		{ fail "the J1939 make builds not named"; return 1; }
 	[ ! -e "$MANIFEST" ] || { fail "a manifest was written"; return 1; }
 	expect_file can kernel/net/can/can.ko
 }
@@ -60,7 +62,7 @@ test_install_refused_while_can_j1939_would_break() {
 test_force_install_puts_protocols_in_updates() {
 	local m
 
-	run_make install FORCE=1 || return 1
+	run_make install FORCE=1 J1939=0 || return 1
 	for m in can raw/can-raw bcm/can-bcm isotp/can-isotp gw/can-gw; do
 		expect_file "${m#*/}" "updates/net/can/$m.ko" || return 1
 		grep -qF "updates/net/can/$m.ko (from $TOP/net/can/$m.ko)" "$CAN_TMP/make.out" ||
@@ -142,30 +144,30 @@ test_drivers_install_only_on_request() {
 		{ fail "manifest lacks mcp251x"; return 1; }
 	expect_file can-vbus updates/drivers/net/can/vbus/can-vbus.ko || return 1
 	# Installing without DRIVERS=1 again takes the drivers back out.
-	run_make install FORCE=1 || return 1
+	run_make install FORCE=1 J1939=0 || return 1
 	expect_file can-dev kernel/drivers/net/can/dev/can-dev.ko &&
 		expect_file vcan kernel/drivers/net/can/vcan.ko || return 1
 	[ ! -e "$MODS/updates/drivers" ] || { fail "updates/drivers left behind"; return 1; }
 	expect_file can updates/net/can/can.ko
 }
 
-# With J1939=1 mainline's can-j1939 from make compat-build replaces the
-# kernel's, so nothing is left that would stop loading and no FORCE=1 is
-# needed. A J1939 socket then autoloads it over our core, and a message
-# crosses Debian's vcan.
+# Mainline's can-j1939, which make builds on our core, replaces the
+# kernel's: plain make install takes it, so nothing is left that would
+# stop loading and no FORCE=1 is needed. A J1939 socket then autoloads it
+# over our core, and a message crosses Debian's vcan.
 test_install_with_j1939_needs_no_force() {
-	local compat=$TOP/build/compat/modules/can-j1939.ko why rc
+	local compat=$TOP/build/j1939/modules/can-j1939.ko why rc
 
 	why=$(compat_cannot_run "$compat")
 	[ -z "$why" ] || { SKIP_REASON=$why; return 4; }
-	# Without the compat build there is nothing to install: refused, and
-	# the earlier install (5 protocol modules) stays as it was.
+	# J1939=1 without that build: refused, and the earlier install (5
+	# protocol modules) stays as it was.
 	run_make install J1939=1 BUILD="$CAN_TMP/no-build" &&
-		{ fail "J1939=1 without a compat build succeeded"; return 1; }
-	grep -q "build first (make; make compat-build for can-j1939)" "$CAN_TMP/make.out" ||
+		{ fail "J1939=1 without the J1939 build succeeded"; return 1; }
+	grep -q "no-build/j1939/modules/can-j1939.ko: build first (make)" "$CAN_TMP/make.out" ||
 		{ fail "missing can-j1939.ko not named"; return 1; }
 	[ "$(grep -vc '^#' "$MANIFEST")" = 5 ] || { fail "manifest: $(cat "$MANIFEST")"; return 1; }
-	run_make install J1939=1 || return 1
+	run_make install || return 1
 	grep -qF "updates/net/can/j1939/can-j1939.ko (from $compat)" "$CAN_TMP/make.out" ||
 		{ fail "install did not say where can-j1939 came from"; return 1; }
 	[ "$(grep -vc '^#' "$MANIFEST")" = 6 ] || { fail "manifest: $(cat "$MANIFEST")"; return 1; }

@@ -66,7 +66,7 @@ test_install_refused_next_to_dkms() {
 	return $rc
 }
 
-# FILE=PATH (J1939=1's way to install a module built elsewhere) puts FILE
+# FILE=PATH (how make install passes can-j1939, built elsewhere) puts FILE
 # at updates/PATH: a PATH that leaves updates/, by "..", a leading "/" or
 # a symbolic link on the way, or that names no plain .ko file, is refused.
 test_hostile_module_paths_are_refused() {

@@ -262,7 +262,8 @@ def maintainers(repo, placed, with_credits):
     sections = []
     for sec in open(os.path.join(TOP, 'MAINTAINERS')).read().strip().split('\n\n'):
         lines = [ln for ln in sec.split('\n') if not ln.startswith('F:\t') or
-                 any(p == ln[3:] or p.startswith(ln[3:]) for p in placed)]
+                 any(p == ln[3:] or p.startswith(ln[3:]) or
+                     fnmatch.fnmatch(p, ln[3:]) for p in placed)]
         if any(ln.startswith('F:\t') for ln in lines):
             sections.append('\n'.join(lines))
     anchor = re.search(r'\nCAN-J1939 NETWORK LAYER\n', text)

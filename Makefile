@@ -1,30 +1,48 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree build and test driver for the CAN stack.
+# Out-of-tree build and test driver for the CAN stack. Every target, with
+# its time on two cores (TCG for the VM ones; "first" = empty caches):
 #
-#   make            build every module against Debian's installed headers
-#   make check      build modules and selftests, run the suite in a VM
-#   make demo       boot the VM and show can-utils on vcan0
+#   make            all: modules and j1939 (1.5 min first, seconds after)
+#   make modules    our modules, W=1, against Debian's headers (1.3 min first)
+#   make j1939      mainline 6.1's can-j1939 on our core, build/j1939 (20 s first)
+#   make install    copy modules (and can-j1939) to updates/, depmod; no build;
+#                   DRIVERS=1 J1939=0|1 FORCE=1 DESTDIR= (seconds)
+#   make uninstall  remove what install put there, depmod (seconds)
+#   make demo       boot the VM and show can-utils on vcan0 and the SJA1000 cards
 #   make vm         interactive shell in the VM, our modules loaded
-#   make check-all  make check on each kernel of the matrix: Debian's 6.1
-#                   (the default), 6.12 and 6.12-rt (PREEMPT_RT)
-#   make check-debug the suite on a Linux 6.1 built with our code in-tree
-#                   and KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN on
-#   make bench      benchmarks, mainline's modules against ours (not a test);
-#                   B="memsock:1000 bcm" runs only those
-#   make reference  the SJA1000 and MCP2515 driver tests on Debian's mainline
-#                   modules (loaded on purpose), and a table of which checks
-#                   mainline passes (not a test); R="sja1000_kvaser.sh" runs
-#                   only those
-#   make compat-drivers  mainline 6.1's drivers built from source on our
-#                   headers and can-dev, then our driver tests on them
-#   make patches    the tree as a patch series against linux-source-6.1
-#   make patches-check  the series, checkpatch, kernel-doc, and a build of
-#                   every prefix
+#   make selftests  the test programs and test modules into build/ (1 min)
+#   make check      build, then the suite in the VM; T='names' for some (15 min)
+#   make check-rt   the suite on 6.12-rt, from clean, cleaned after (15 min)
+#   make check-all  make check on 6.1, 6.12 and 6.12-rt in turn (45 min)
+#   make check-debug  the suite on a Linux 6.1 built with our code in-tree and
+#                   KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN, KUnit (kernel:
+#                   9 min first; suite: about 40 min)
+#   make check-debug-locked  its second half, under the cache's lock (internal)
 #   make fuzz       the syscall fuzzer in the debug kernel (not a test):
 #                   D=seconds (300) SEED=n FUZZ_ARGS=..., or REPLAY=file;
-#                   KERNEL=stock: on Debian's kernel, no lock, no KASAN
-#   make deps       install what the above need (Debian packages)
+#                   KERNEL=stock: on Debian's kernel, no lock, no KASAN (D s, and
+#                   the debug kernel's build the first time)
+#   make bench      benchmarks, mainline's modules against ours (not a test);
+#                   B="memsock:1000 bcm" runs only those (3 min)
+#   make reference  the SJA1000 and MCP2515 driver tests on Debian's mainline
+#                   modules (loaded on purpose): which checks mainline passes
+#                   (not a test); R="sja1000_kvaser.sh" runs only those
+#   make compat-build  mainline 6.1's drivers and J1939 built unmodified on our
+#                   headers and can-dev, build/compat (2.5 min)
+#   make compat-drivers  compat-build, then our driver tests on them in the VM
+#   make patches    the tree as a patch series against linux-source-6.1,
+#                   checkpatch (30 s; 2.5 min the first time)
+#   make patches-check  patches, kernel-doc on our files, then W=1 and sparse
+#                   on every prefix (4 min; 7 first)
+#   make dkms-deb   build/can-stack-dkms_*.deb, rebuilt by DKMS per kernel (1 s)
+#   make dkms-build what the package's dkms.conf runs (internal)
+#   make dkms-clean what the package's dkms.conf cleans with (internal)
+#   make install-test-prep  a copy of Debian's CAN modules for can_install.sh
+#                   (internal, part of check; 2 s)
+#   make deps       install the Debian packages all of this needs
+#   make need-deps  deps, only if something is missing (internal; 0.5 s)
+#   make clean      remove what the above built, build/ included (seconds)
 #
 # KVER defaults to the kernel of Debian's linux-image-amd64, the one the VM
 # boots; set KVER (or KDIR) to build against another installed kernel. The

@@ -108,6 +108,7 @@ test_mixed_stack_debian_drivers_on_our_core() {
 	fi
 	can_bring_up "${ifs[0]}" && can_bring_up "${ifs[1]}" || return 1
 	mixed_send_and_check "${ifs[0]}" "${ifs[1]}" &&
+		mixed_own_options "${ifs[0]}" &&
 		is_ours can net/can/can.ko && is_ours can_raw net/can/raw/can-raw.ko
 	rc=$?
 	# Also after a failure: the next cases load Debian's can.ko.
@@ -134,6 +135,38 @@ mixed_send_and_check() {
 	wait "$pid" || { fail "candump: $(cat "$CAN_TMP/dump")"; return 1; }
 	got=$(awk '{ print $3 }' "$CAN_TMP/dump")
 	[ "$got" = "$MIXED_FRAMES" ] || { fail "sent: $MIXED_FRAMES got: $got"; return 1; }
+}
+
+# Our options on a device of Debian's can-dev: its struct can_priv is
+# mainline's, so CAN_RAW_BUS_STATE must not read it (it reads as a device
+# without a controller), and CAN_RAW_TX_REPORT learns of each frame from
+# the echo that comes back through our core.
+MIXED_OPTIONS_PY='
+import socket, struct, sys, time
+SOL_CAN_RAW, BUS_STATE, TX_REPORT = 101, 0x4000, 0x4003
+s = socket.socket(socket.PF_CAN, socket.SOCK_RAW, socket.CAN_RAW)
+s.bind((sys.argv[1],))
+st = s.getsockopt(SOL_CAN_RAW, BUS_STATE, 80)
+if len(st) != 80 or any(st[:32]) or any(st[72:]):
+    sys.exit("bus state of a foreign device: %s" % st.hex())
+s.setsockopt(SOL_CAN_RAW, TX_REPORT, 1)
+s.send(struct.pack("=IB3x8s", 0x1ABCDE02 | 0x80000000, 1, b"\x42"))
+for _ in range(200):
+    try:
+        data, anc, flags, addr = s.recvmsg(16, 256, socket.MSG_ERRQUEUE | socket.MSG_DONTWAIT)
+    except BlockingIOError:
+        time.sleep(0.01)
+        continue
+    ee = struct.unpack("IBBBBII", anc[0][2][:16])
+    sys.exit(0 if ee[0] == 0 and ee[6] == 0 else "report %s" % (ee,))
+sys.exit("no report")
+'
+
+mixed_own_options() {
+	local out
+
+	out=$(python3 -c "$MIXED_OPTIONS_PY" "$1" 2>&1) ||
+		{ fail "own options on $1: $out"; return 1; }
 }
 
 test_drivers_install_only_on_request() {

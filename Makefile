@@ -256,7 +256,7 @@ compat-build: modules
 # For another kernel there is none, and install says what that costs.
 J1939_BUILD := $(BUILD)/j1939
 j1939: modules
-	@case "$(KVER)" in \
+	+@case "$(KVER)" in \
 	6.1.*) $(SRC)/scripts/can-compat-drivers.sh --j1939 $(KDIR) $(SRC) $(J1939_BUILD) ;; \
 	*) echo "j1939: mainline 6.1's can-j1939 does not build for $(KVER)"; \
 	   rm -rf $(J1939_BUILD) ;; \

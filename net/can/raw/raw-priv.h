@@ -55,6 +55,8 @@ struct raw_last_frame {
  *	@asked_err_mask lacks their class
  * @tx_wait: CAN_RAW_TX_WAIT: sendmsg() waits for room in the device's TX
  *	queue instead of failing with ENOBUFS (EAGAIN if it may not wait)
+ * @tx_wait_poll: poll() reports POLLOUT only while the device has room;
+ *	set with @tx_wait by setsockopt() only, never by the sysctl
  * @tx_room: poll()'s entry in the bound device's TX wait queue, which
  *	wakes the socket's pollers when the device reports room; queued
  *	while @tx_room_dev is set
@@ -102,6 +104,7 @@ struct raw_sock {
 	can_err_mask_t asked_err_mask;
 	int state_events;
 	int tx_wait;
+	int tx_wait_poll;
 	struct wait_queue_entry tx_room;
 	struct net_device *tx_room_dev;
 	int tx_report;

@@ -534,6 +534,7 @@ static int raw_init(struct sock *sk)
 	INIT_LIST_HEAD(&ro->tx_room.entry);
 	ro->tx_room_dev = NULL;
 	ro->tx_wait = raw_tx_wait_default(sock_net(sk));
+	ro->tx_wait_poll = 0;
 	sk->sk_destruct = raw_sock_destruct;
 
 	ro->loopback = 1;
@@ -1077,14 +1078,18 @@ static bool raw_tx_poll_room(struct sock *sk)
 }
 
 /* With CAN_RAW_TX_WAIT a socket is writable only while its device has
- * room, so that a write after POLLOUT is not refused with EAGAIN.
+ * room, so that a write after POLLOUT is not refused with EAGAIN. Not
+ * when the option came from net.can.raw_tx_wait: a program that does not
+ * know it may ask poll() with no timeout before a blocking write and take
+ * a missing POLLOUT for a full queue (python-can's send() without a
+ * timeout fails so); it keeps mainline's POLLOUT, and its write waits.
  */
 static __poll_t raw_poll(struct file *file, struct socket *sock,
 			 poll_table *wait)
 {
 	__poll_t mask = datagram_poll(file, sock, wait);
 
-	if (!(mask & EPOLLOUT) || !READ_ONCE(raw_sk(sock->sk)->tx_wait))
+	if (!(mask & EPOLLOUT) || !READ_ONCE(raw_sk(sock->sk)->tx_wait_poll))
 		return mask;
 	if (!raw_tx_poll_room(sock->sk))
 		mask &= ~(EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND);

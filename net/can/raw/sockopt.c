@@ -202,12 +202,14 @@ static int raw_set_tx_option(struct sock *sk, int optname, sockptr_t optval,
 	err = raw_copy_int(optval, optlen, &val);
 	if (err)
 		return err;
-	if (optname == CAN_RAW_TX_WAIT)
+	if (optname == CAN_RAW_TX_WAIT) {
 		WRITE_ONCE(ro->tx_wait, !!val);
-	else if (optname == CAN_RAW_TX_REPORT)
+		WRITE_ONCE(ro->tx_wait_poll, !!val);
+	} else if (optname == CAN_RAW_TX_REPORT) {
 		WRITE_ONCE(ro->tx_report, !!val);
-	else
+	} else {
 		WRITE_ONCE(ro->tx_flush_bus_off, !!val);
+	}
 	return 0;
 }
 

@@ -10,7 +10,11 @@
 # timer keeps pace), how late after its end on the wire a frame reaches
 # the nodes (timestamps stay on the wire's time), the CPU share of the bus timer (scheduling, skbs
 # for every receiver and the echo, handed to the stack) and of the whole
-# guest (the stack's receive path as well). Not a test.
+# guest (the stack's receive path as well). Then, per bitrate, a writer
+# that knows nothing of the wire: cangen -g 0 on one of two nodes with
+# net.can.raw_tx_wait on (CAN_RAW_TX_WAIT), for TXW_SECS seconds of guest
+# time: the frames per second the peer receives against the rate the
+# bus's busy time allows. Not a test.
 
 set -eu
 
@@ -102,7 +106,51 @@ bench_rate() {
 	done
 }
 
+# A saturating writer with CAN_RAW_TX_WAIT: cangen writes as fast as it
+# can into the default queue (txqueuelen 10) and would exit at the first
+# ENOBUFS; with the sysctl on its writes wait instead. The peer's
+# rx_packets over guest time is the rate the writer gets.
+bench_tx_wait() {
+	local rate=$1 bus pid t0 t1 r0 r1 f0 b0 f1 b1
+
+	ip link add dev vbw0 group $((GROUP + 1)) type can bitrate "$rate"
+	ip link add dev vbw1 group $((GROUP + 1)) type can bitrate "$rate"
+	ip link set vbw0 up
+	ip link set vbw1 up
+	bus=$(dirname "$(ls -d $DBG/can_vbus/*group$((GROUP + 1))/vbw0)")
+	sysctl -qw net.can.raw_tx_wait=1
+	cangen vbw0 -g 0 -I 123 -L 8 -D 0011223344556677 &
+	pid=$!
+	sleep 0.5
+	read -r f0 b0 _ <<< "$(bus_stats "$bus")"
+	r0=$(cat /sys/class/net/vbw1/statistics/rx_packets)
+	t0=$(date +%s%N)
+	sleep "${TXW_SECS:-3}"
+	read -r f1 b1 _ <<< "$(bus_stats "$bus")"
+	r1=$(cat /sys/class/net/vbw1/statistics/rx_packets)
+	t1=$(date +%s%N)
+	if kill "$pid" 2>/dev/null; then
+		wait "$pid" 2>/dev/null || true
+	else
+		echo "vbus $rate bit/s: cangen ended early (a write failed)"
+	fi
+	sysctl -qw net.can.raw_tx_wait=0
+	awk -v r="$rate" -v n=$((r1 - r0)) -v t=$((t1 - t0)) \
+	    -v f=$((f1 - f0)) -v busy=$((b1 - b0)) 'BEGIN {
+		printf "vbus %7d bit/s TX_WAIT writer (cangen -g 0): ", r;
+		printf "peer got %d frames in %.3f s, measured %.1f/s, ",
+			n, t / 1e9, n * 1e9 / t;
+		printf "arithmetic %.1f/s (%d frames, %d busy ns), ",
+			f * 1e9 / busy, f, busy;
+		printf "ratio %.4f\n", (n * 1e9 / t) / (f * 1e9 / busy) }'
+	ip link del dev vbw0
+	ip link del dev vbw1
+}
+
 sysctl -qw net.core.wmem_default=$((64 << 20))
 for rate in ${RATES:-125000 500000 1000000}; do
 	bench_rate "$rate"
+done
+for rate in ${RATES:-125000 500000 1000000}; do
+	bench_tx_wait "$rate"
 done

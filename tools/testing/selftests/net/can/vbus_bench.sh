@@ -140,7 +140,7 @@ bench_tx_wait() {
 		printf "vbus %7d bit/s TX_WAIT writer (cangen -g 0): ", r;
 		printf "peer got %d frames in %.3f s, measured %.1f/s, ",
 			n, t / 1e9, n * 1e9 / t;
-		printf "arithmetic %.1f/s (%d frames, %d busy ns), ",
+		printf "arithmetic %.1f/s (%d frames, %.0f busy ns), ",
 			f * 1e9 / busy, f, busy;
 		printf "ratio %.4f\n", (n * 1e9 / t) / (f * 1e9 / busy) }'
 	ip link del dev vbw0

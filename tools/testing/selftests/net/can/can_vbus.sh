@@ -324,6 +324,16 @@ busload() {
 		{ fail "canbusload $cbl, debugfs $dbg (want $lo..$hi, 2 apart)"; return 1; }
 }
 
+# busload_twice ARGS...: busload, once more if the readings disagree. The
+# two meters read different windows of a rate that a starved guest's
+# cangen cannot hold (32.3 against 40.7 at a host load of 8 on two
+# cores); a meter that is wrong is wrong twice.
+busload_twice() {
+	busload "$@" && return 0
+	log "the meters disagreed; once more"
+	busload "$@"
+}
+
 # Three senders: their FIFOs hold 12 frames, more wire time than the
 # timer of a slow guest is late (a single sender's 4 frames can run out
 # while the bus timer catches up, the wire idles then). The bitrate is
@@ -334,13 +344,13 @@ test_canbusload_saturated() {
 		vbus_up ut3 bitrate $LOAD_RATE || return 1
 	# A frame counts in the second it starts in: up to one frame (1.3%
 	# at 10 kbit/s) over 100.
-	busload 95 102 "ut0 ut1 ut3" -g 0 -L 8
+	busload_twice 95 102 "ut0 ut1 ut3" -g 0 -L 8
 }
 
 # A frame of 8 bytes takes about 13 ms at 10 kbit/s: one every 25 ms.
 test_canbusload_half() {
 	ip link del ut3
-	busload 20 80 ut0 -g 25 -L 8
+	busload_twice 20 80 ut0 -g 25 -L 8
 }
 
 # Under traffic: the sender's device goes away, cangen sees the error,

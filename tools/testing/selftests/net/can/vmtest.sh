@@ -80,7 +80,9 @@ build_initramfs() {
 
 	[ -n "$MODROOT" ] && flavour=builtin
 	local out=$VMDIR/initramfs-$flavour.cpio.gz
-	local stage=$VMDIR/initramfs-$flavour
+	# Per run, and the image renamed into place: guests that start
+	# together (make check runs several) may all build it.
+	local stage=$VMDIR/initramfs-$flavour.$$
 	local m dep
 
 	if [ -f "$out" ] && [ "$out" -nt "$HERE/vm-init.sh" ] && [ "$out" -nt "$0" ]; then
@@ -129,18 +131,26 @@ for d in proc sys dev; do mount -o move /$d /newroot/$d; done
 exec switch_root /newroot "$stage2"
 EOF
 	chmod +x "$stage/init"
-	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
-	mv "$out.tmp" "$out"
+	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.$$"
+	mv "$out.$$" "$out"
+	rm -rf "$stage"
 	echo "$out"
 }
 
 INITRD=$(build_initramfs)
 
+# The guest reads what to run from a file we write here; the file also
+# carries the module list, so a stale build never leaks into a run. Each
+# run has its own directory, so that guests can run side by side.
+RUN=$VMDIR/run.$$
+mkdir -p "$RUN"
+trap 'rm -rf "$RUN"' EXIT
+
 # depmod over Debian's whole module tree takes half a minute under TCG, so
 # run it here on a tree of symlinks that has our modules in updates/ and
 # none of Debian's CAN modules; the guest copies the resulting indexes.
 stage_modules() {
-	local root=$VMDIR/modroot
+	local root=$RUN/modroot
 	local dir=$root/lib/modules/$KVER
 	local f
 
@@ -166,11 +176,6 @@ else
 	MODDIR=$(stage_modules)
 fi
 
-# The guest reads what to run from a file we write here; the file also
-# carries the module list, so a stale build never leaks into a run.
-RUN=$VMDIR/run.$$
-mkdir -p "$RUN"
-trap 'rm -rf "$RUN"' EXIT
 {
 	echo "KVER=$KVER"
 	echo "TOP=$TOP"

@@ -40,6 +40,14 @@
 # "make install" can replace the kernel's can-j1939, which cannot load on
 # our core. The sources are unpacked once and later runs rebuild
 # incrementally, a few seconds when nothing changed.
+#
+# Without --in-tree the result is kept, under a hash of everything it
+# depends on (this script, the source package, the compiler, KDIR's
+# configuration and exports, our headers and exports): a rerun with the
+# same hash in OUT does nothing, and one that finds it in $CAN_CACHE
+# (/var/cache/can-stack, shared by the trees of this machine) copies it
+# from there. With CAN_COMPAT_CHECK=1 the script only says whether it
+# has to build: exit 0 if not.
 
 set -eu
 
@@ -243,6 +251,65 @@ build_boards() {
 	echo "compat-drivers: built mainline 6.1's SJA1000 boards on our SJA1000 core:" $BOARDS
 }
 
+# The hash of what the build depends on. Our Module.symvers is taken
+# without its paths, which differ from tree to tree.
+compat_key() {
+	{
+		cat "$0"
+		echo "j1939-only $J1939_ONLY"
+		dpkg-query -W -f='${Version}\n' linux-source-6.1
+		stat -c '%s %Y' "$TAR"
+		gcc --version | head -1
+		echo "$KDIR"
+		cat "$KDIR/Module.symvers" "$KDIR/.config"
+		awk '{ print $1, $2, $4, $5 }' "$SRC/Module.symvers"
+		(cd "$SRC" && find include drivers/net/can/sja1000/sja1000.h -type f |
+			LC_ALL=C sort | xargs sha256sum)
+	} 2>/dev/null | sha256sum | cut -c1-16
+}
+
+CACHE=${CAN_CACHE:-/var/cache/can-stack}
+KEEP="modules modules.list build.log boards/modules boards/build.log"
+
+# Done already, here or in the cache: say so, or copy it.
+reuse() {
+	local f
+
+	[ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$key" ] && [ -f "$OUT/modules.list" ] &&
+		{ echo "compat-drivers: $OUT is up to date ($key)"; return 0; }
+	[ -f "$CACHE/compat-$key/modules.list" ] || return 1
+	[ "${CAN_COMPAT_CHECK:-0}" = 1 ] && return 0
+	rm -rf "$OUT"
+	mkdir -p "$OUT/boards"
+	for f in $KEEP; do
+		cp -a "$CACHE/compat-$key/$f" "$OUT/$f"
+	done
+	touch "$CACHE/compat-$key"
+	echo "$key" > "$OUT/.key"
+	echo "compat-drivers: $(wc -l < "$OUT/modules.list") mainline 6.1 modules and the" \
+		"SJA1000 boards from $CACHE/compat-$key"
+}
+
+# Into the cache, whole or not at all; the five used last stay.
+store() {
+	local tmp=$CACHE/compat-$key.tmp.$$ f
+
+	mkdir -p "$tmp/boards" 2>/dev/null || return 0
+	for f in $KEEP; do
+		cp -a "$OUT/$f" "$tmp/$f" || { rm -rf "$tmp"; return 0; }
+	done
+	mv -T "$tmp" "$CACHE/compat-$key" 2>/dev/null || rm -rf "$tmp"
+	ls -dt "$CACHE"/compat-????????????????/ 2>/dev/null | tail -n +6 | xargs -r rm -rf
+}
+
+if [ "$IN_TREE" = 0 ]; then
+	key=$(compat_key)
+	if reuse; then
+		exit 0
+	fi
+	[ "${CAN_COMPAT_CHECK:-0}" = 1 ] && exit 1
+	rm -f "$OUT/.key"
+fi
 unpack
 build
 check_all
@@ -255,3 +322,7 @@ extra_symbols=
 build_boards
 echo "compat-drivers: built $(wc -l < "$OUT/modules.list") mainline 6.1 modules on our" \
 	"headers and can-dev: $(tr '\n' ' ' < "$OUT/modules.list")"
+if [ "$IN_TREE" = 0 ]; then
+	echo "$key" > "$OUT/.key"
+	store
+fi

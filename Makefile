@@ -12,7 +12,9 @@
 #   make demo       boot the VM and show can-utils on vcan0 and the SJA1000 cards
 #   make vm         interactive shell in the VM, our modules loaded
 #   make selftests  the test programs and test modules into build/ (1 min)
-#   make check      build, then the suite in the VM; T='names' for some (15 min)
+#   make check      build, then the suite in one VM per CPU at once (CHECK_JOBS=n),
+#                   the compat build meanwhile (cached); T='names' for some, in
+#                   one VM (about 17 min on two busy cores)
 #   make check-rt   the suite on 6.12-rt, from clean, cleaned after (15 min)
 #   make check-all  make check on 6.1, 6.12 and 6.12-rt in turn (45 min)
 #   make check-debug  the suite on a Linux 6.1 built with our code in-tree and
@@ -139,13 +141,28 @@ CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 \
 	-object can-bus,id=b1 -device pcm3680_pci,canbus0=b1,canbus1=b1 \
 	$(CTUCAN_CARDS)
 
-# "make check T='can_vcan bcm_tx'" runs only the named tests. The whole
-# suite runs for a quarter of an hour on an idle machine and much
-# longer on a busy one; each test has its own timeout (run_tests.sh), so
-# the guest's is only a guard against a hang outside any test.
-check: modules j1939 selftests compat-build
+# "make check T='can_vcan bcm_tx'" runs only the named tests, in one
+# guest, after the compat build. The whole suite is split into
+# CHECK_JOBS guests (one per CPU) that run side by side, balanced by the
+# tests' durations (run_parallel.sh); the tests that need the compat
+# build wait for it in the last guest while the others run. Each test has
+# its own timeout (run_tests.sh), so the guest's is only a guard against
+# a hang outside any test.
+CHECK_JOBS ?= $(shell nproc)
+COMPAT_BUILD = $(SRC)/scripts/can-compat-drivers.sh $(KDIR) $(SRC) $(COMPAT)
+check: modules j1939 selftests
+ifeq ($(T),)
+	@case "$(KVER)" in \
+	6.1.*) compat='$(COMPAT_BUILD)' ;; \
+	*) $(MAKE) --no-print-directory compat-build; compat= ;; \
+	esac; \
+	$(SELFTESTS)/run_parallel.sh --jobs $(CHECK_JOBS) $${compat:+--compat "$$compat"} \
+		--kver $(KVER) --timeout 2700 --qemu-args "$(CAN_CARDS)"
+else
+	@$(MAKE) --no-print-directory compat-build
 	$(SELFTESTS)/vmtest.sh --kver $(KVER) --timeout 2700 --qemu-args "$(CAN_CARDS)" -- \
 		$(SRC)/$(SELFTESTS)/run_tests.sh $(T)
+endif
 
 # The kernel matrix, one kernel after the other: 6.1, 6.12, 6.12-rt (see
 # "can-deps.sh matrix"; the 6.12 packages are installed here only, plain
@@ -245,7 +262,7 @@ reference: modules selftests
 COMPAT := $(BUILD)/compat
 compat-build: modules
 	@case "$(KVER)" in \
-	6.1.*) $(SRC)/scripts/can-compat-drivers.sh $(KDIR) $(SRC) $(COMPAT) ;; \
+	6.1.*) $(COMPAT_BUILD) ;; \
 	*) echo "compat-drivers: mainline 6.1's drivers do not build for $(KVER)"; \
 	   rm -rf $(COMPAT) ;; \
 	esac

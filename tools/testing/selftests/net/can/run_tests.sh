@@ -62,9 +62,12 @@ for t in "${tests[@]}"; do
 	idx=$((idx + 1))
 	name=$(basename "$t")
 	echo "# selftests: net/can: $name"
+	start=$SECONDS
 	timeout --kill-after=10 "$PER_TEST_TIMEOUT" "$t" > "$log" 2>&1 < /dev/null
 	rc=$?
 	sed 's/^/# /' "$log"
+	# make check balances its guests with these (run_parallel.sh).
+	echo "# $name: $((SECONDS - start)) s"
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		echo "# $name: timed out after ${PER_TEST_TIMEOUT}s"
 	fi

@@ -16,37 +16,19 @@
 #define TR_FIFO		4
 
 #include <pthread.h>
-#include <sched.h>
-#include <stdarg.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "can_test.h"
+#include "vbus_util.h"
 #include <linux/errqueue.h>
 
 #ifndef SO_EE_ORIGIN_LOCAL
 #define SO_EE_ORIGIN_LOCAL	1
 #endif
 
-#define TR_DEBUGFS	"/sys/kernel/debug"
 #define TR_SOCKBUF	(8 << 20)
 #define TR_WAIT_MS	3000
 #define TR_MAX		2048
-
-static int tr_sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 /* ---- the error queue ------------------------------------------------- */
 
@@ -274,23 +256,15 @@ struct tr_bus {
 /* Modules, a namespace of our own, debugfs; NULL or what went wrong. */
 static const char *tr_enter(struct tr_bus *bus)
 {
-	struct stat st;
+	const char *why;
 
 	memset(bus, 0, sizeof(*bus));
-	if (tr_sh("modprobe can-raw && modprobe can-vbus && modprobe vcan"))
-		return "modprobe can-raw, can-vbus or vcan failed";
-	if (unshare(CLONE_NEWNET))
-		return "unshare(CLONE_NEWNET) failed";
-	if (access(TR_DEBUGFS "/can_vbus", F_OK) &&
-	    mount("none", TR_DEBUGFS, "debugfs", 0, NULL))
-		return "cannot mount debugfs";
-	if (stat("/proc/self/ns/net", &st))
-		return "no /proc/self/ns/net";
-	snprintf(bus->dir, sizeof(bus->dir),
-		 TR_DEBUGFS "/can_vbus/net%lu-group0", (unsigned long)st.st_ino);
+	why = vbus_enter("can-raw can-vbus vcan", bus->dir, sizeof(bus->dir));
+	if (why)
+		return why;
 	snprintf(bus->mark, sizeof(bus->mark), "txreport-mark-%d-%lld",
 		 getpid(), ct_now_ns(CLOCK_MONOTONIC));
-	if (tr_sh("echo %s > /dev/kmsg", bus->mark))
+	if (vbus_sh("echo %s > /dev/kmsg", bus->mark))
 		return "cannot write /dev/kmsg";
 	return NULL;
 }
@@ -299,11 +273,7 @@ static const char *tr_enter(struct tr_bus *bus)
 static int tr_nodes(struct tr_bus *bus, int n, unsigned int bitrate,
 		    const char *opts)
 {
-	for (; bus->nodes < n; bus->nodes++)
-		if (tr_sh("ip link add dev tr%d type can bitrate %u %s && ip link set tr%d up",
-			  bus->nodes, bitrate, opts, bus->nodes))
-			return -1;
-	return 0;
+	return vbus_nodes("tr", &bus->nodes, n, bitrate, opts);
 }
 
 /* Warnings, bugs and the like in the kernel log since tr_enter(). */
@@ -522,7 +492,7 @@ TEST_F(txr, vcan_every_frame_once)
 
 static int tr_reload_vcan(const char *params)
 {
-	return tr_sh("rmmod vcan 2>/dev/null; modprobe vcan %s", params);
+	return vbus_sh("rmmod vcan 2>/dev/null; modprobe vcan %s", params);
 }
 
 /* The same with vcan echoing frames itself (echo=1, IFF_ECHO): the
@@ -649,7 +619,7 @@ TEST_F(txr, enobufs_then_enetdown)
 		EXPECT_EQ(seq, tr_frame_no(&self->reps[i]));
 	}
 
-	ASSERT_EQ(0, tr_sh("ip link del tr0"));
+	ASSERT_EQ(0, vbus_sh("ip link del tr0"));
 	self->bus.nodes = 0;
 	n += tr_collect(fd, self->reps + n, TR_MAX - n, TR_WAIT_MS);
 	ASSERT_EQ(TR_WRITES, n);
@@ -740,7 +710,7 @@ TEST_F(txr, deadline_generous)
 
 static int tr_bus_off(const struct tr_bus *bus, const char *node)
 {
-	return tr_sh("echo bus-off > %s/%s/fault", bus->dir, node);
+	return vbus_sh("echo bus-off > %s/%s/fault", bus->dir, node);
 }
 
 /* Without automatic restart the device keeps its carrier off: the frames
@@ -766,7 +736,7 @@ TEST_F(txr, bus_off_manual_restart_ecomm)
 	for (n = 0; n < TR_FIFO; n++)
 		EXPECT_EQ(n, self->reps[n].ee.ee_data);
 
-	ASSERT_EQ(0, tr_sh("ip link set tr0 type can restart"));
+	ASSERT_EQ(0, vbus_sh("ip link set tr0 type can restart"));
 	ASSERT_TRUE(tr_wait_active(&self->bus, "tr0", 2000));
 	ASSERT_TRUE(tr_wait_oper_up("tr0", 2000));
 	ASSERT_EQ(0, tr_nodes(&self->bus, 2, 125000, ""));
@@ -1001,7 +971,7 @@ TEST_F(txr, close_with_frames_waiting)
 	usleep(100000);
 	/* The frames still hold the socket. */
 	EXPECT_LT(refs, tr_module_refs("can_raw"));
-	ASSERT_EQ(0, tr_sh("ip link del tr0"));
+	ASSERT_EQ(0, vbus_sh("ip link del tr0"));
 	self->bus.nodes = 0;
 	EXPECT_EQ(refs, tr_wait_raw_refs(refs, 3000));
 }
@@ -1021,7 +991,7 @@ TEST_F(txr, close_then_bus_off)
 	close(fd);
 	ASSERT_EQ(0, tr_bus_off(&self->bus, "tr0"));
 	EXPECT_EQ(refs, tr_wait_raw_refs(refs, 3000));
-	ASSERT_EQ(0, tr_sh("ip link del tr0"));
+	ASSERT_EQ(0, vbus_sh("ip link del tr0"));
 	self->bus.nodes = 0;
 }
 
@@ -1036,14 +1006,14 @@ TEST_F(txr, module_unload_after_reports)
 	fd = tr_socket("tr0");
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, tr_fill(fd, 0));
-	ASSERT_EQ(0, tr_sh("ip link del tr0"));
+	ASSERT_EQ(0, vbus_sh("ip link del tr0"));
 	self->bus.nodes = 0;
 	n = tr_collect(fd, self->reps, TR_MAX, TR_WAIT_MS);
 	ASSERT_EQ(TR_PLACES, n);
 	ASSERT_EQ(0, tr_tally(self->reps, n, &self->t));
 	EXPECT_EQ(TR_PLACES, self->t.enetdown);
-	EXPECT_EQ(0, tr_sh("rmmod can-vbus"));
-	EXPECT_EQ(0, tr_sh("modprobe can-vbus"));
+	EXPECT_EQ(0, vbus_sh("rmmod can-vbus"));
+	EXPECT_EQ(0, vbus_sh("modprobe can-vbus"));
 	close(fd);
 }
 
@@ -1059,13 +1029,13 @@ TEST_F(txr, module_unload_with_frames_waiting)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, tr_set_deadline(fd, 10000000));
 	ASSERT_EQ(0, tr_fill(fd, 0));
-	EXPECT_EQ(0, tr_sh("rmmod can-vbus"));
+	EXPECT_EQ(0, vbus_sh("rmmod can-vbus"));
 	self->bus.nodes = 0;
 	n = tr_collect(fd, self->reps, TR_MAX, TR_WAIT_MS);
 	ASSERT_EQ(TR_PLACES, n);
 	ASSERT_EQ(0, tr_tally(self->reps, n, &self->t));
 	EXPECT_EQ(TR_PLACES, self->t.enetdown);
-	EXPECT_EQ(0, tr_sh("modprobe can-vbus"));
+	EXPECT_EQ(0, vbus_sh("modprobe can-vbus"));
 	close(fd);
 }
 

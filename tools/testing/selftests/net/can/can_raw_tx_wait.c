@@ -15,86 +15,24 @@
 #define TW_PLACES	15
 
 #include <pthread.h>
-#include <sched.h>
-#include <stdarg.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "can_test.h"
+#include "vbus_util.h"
 
-#define TW_DEBUGFS	"/sys/kernel/debug"
 #define TW_SYSCTL	"/proc/sys/net/can/raw_tx_wait"
 #define TW_SOCKBUF	(8 << 20)
 #define TW_FRAMES	2000
-
-static int tw_sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 struct tw_bus {
 	char dir[96];		/* the bus's debugfs directory */
 	int nodes;
 };
 
-/* Module, namespace of our own, debugfs; NULL or what went wrong. */
-static const char *tw_enter(struct tw_bus *bus)
-{
-	struct stat st;
-
-	memset(bus, 0, sizeof(*bus));
-	if (tw_sh("modprobe can-vbus && modprobe can-raw"))
-		return "modprobe can-vbus failed";
-	if (unshare(CLONE_NEWNET))
-		return "unshare(CLONE_NEWNET) failed";
-	if (access(TW_DEBUGFS "/can_vbus", F_OK) &&
-	    mount("none", TW_DEBUGFS, "debugfs", 0, NULL))
-		return "cannot mount debugfs";
-	if (stat("/proc/self/ns/net", &st))
-		return "no /proc/self/ns/net";
-	snprintf(bus->dir, sizeof(bus->dir),
-		 TW_DEBUGFS "/can_vbus/net%lu-group0", (unsigned long)st.st_ino);
-	return NULL;
-}
-
 /* Nodes tw0 .. tw<n-1> at @bitrate, up; 0 or -1. */
 static int tw_nodes(struct tw_bus *bus, int n, unsigned int bitrate)
 {
-	for (; bus->nodes < n; bus->nodes++)
-		if (tw_sh("ip link add dev tw%d type can bitrate %u && ip link set tw%d up",
-			  bus->nodes, bitrate, bus->nodes))
-			return -1;
-	return 0;
-}
-
-static long long tw_bus_stat(const struct tw_bus *bus, const char *key)
-{
-	char path[160], *text, *p;
-	long long val = -1;
-	size_t n = strlen(key);
-
-	snprintf(path, sizeof(path), "%s/stats", bus->dir);
-	text = ct_read_file(path);
-	if (!text)
-		return -1;
-	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (!strncmp(p, key, n) && p[n] == ' ') {
-			val = strtoll(p + n + 1, NULL, 10);
-			break;
-		}
-	}
-	free(text);
-	return val;
+	return vbus_nodes("tw", &bus->nodes, n, bitrate, "");
 }
 
 /* A raw socket on node @node, big buffers, CAN_RAW_TX_WAIT @wait. */
@@ -205,7 +143,11 @@ FIXTURE(txw) {
 
 FIXTURE_SETUP(txw)
 {
-	const char *why = tw_enter(&self->bus);
+	const char *why;
+
+	memset(&self->bus, 0, sizeof(self->bus));
+	why = vbus_enter("can-vbus can-raw", self->bus.dir,
+			 sizeof(self->bus.dir));
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -247,18 +189,18 @@ static int tw_wire_run(const struct tw_bus *bus, int tx, int rx, int base,
 	long long t0 = -1, t1 = -1, frames, busy, slip;
 	int i;
 
-	frames = tw_bus_stat(bus, "frames");
-	busy = tw_bus_stat(bus, "busy-ns");
-	slip = tw_bus_stat(bus, "slip-ns");
+	frames = vbus_stat(bus->dir, "frames");
+	busy = vbus_stat(bus->dir, "busy-ns");
+	slip = vbus_stat(bus->dir, "slip-ns");
 	for (i = 0; i < TW_FRAMES; i++)
 		if (tw_write(tx, base + i))
 			return base + i + 1;
 	for (i = 0; i < TW_FRAMES; i++)
 		if (tw_read_seq_ts(rx, 2000, i ? &t1 : &t0) != base + i)
 			return base + i + 1;
-	frames = tw_bus_stat(bus, "frames") - frames;
-	busy = tw_bus_stat(bus, "busy-ns") - busy;
-	slip = tw_bus_stat(bus, "slip-ns") - slip;
+	frames = vbus_stat(bus->dir, "frames") - frames;
+	busy = vbus_stat(bus->dir, "busy-ns") - busy;
+	slip = vbus_stat(bus->dir, "slip-ns") - slip;
 	if (frames != TW_FRAMES || busy <= 0 || t1 - t0 - slip <= 0)
 		return -1;
 	*wire = frames * 1e9 / busy;
@@ -413,7 +355,7 @@ static void tw_waiter_ends(struct __test_metadata *_metadata,
 	pid_t pid;
 
 	ASSERT_EQ(0, tw_nodes(bus, 1, 125000));
-	ASSERT_EQ(0, tw_sh("echo txwait-mark-%d > /dev/kmsg", getpid()));
+	ASSERT_EQ(0, vbus_sh("echo txwait-mark-%d > /dev/kmsg", getpid()));
 	ASSERT_EQ(0, pipe(pipefd));
 	fd = tw_socket(0, 1, false);
 	ASSERT_LE(0, fd);
@@ -432,7 +374,7 @@ static void tw_waiter_ends(struct __test_metadata *_metadata,
 	pfd.events = POLLIN;
 	/* Still waiting after half a second: it waits for room. */
 	ASSERT_EQ(0, poll(&pfd, 1, 500));
-	ASSERT_EQ(0, tw_sh("%s", action)) TH_LOG("%s", action);
+	ASSERT_EQ(0, vbus_sh("%s", action)) TH_LOG("%s", action);
 	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("the writer still waits");
 	ASSERT_EQ(sizeof(err), read(pipefd[0], &err, sizeof(err)));
 	TH_LOG("%s: the write failed with %d (%s)", action, err, strerror(-err));
@@ -468,7 +410,7 @@ TEST_F(txw, waiter_module_unload)
 {
 	tw_waiter_ends(_metadata, &self->bus, "rmmod can-vbus", -ENODEV);
 	self->bus.nodes = 0;
-	EXPECT_EQ(0, tw_sh("modprobe can-vbus"));
+	EXPECT_EQ(0, vbus_sh("modprobe can-vbus"));
 }
 
 static int tw_sysctl_read(void)
@@ -537,18 +479,18 @@ TEST_F(txw, cangen_with_sysctl)
 	int lines = 0;
 	FILE *f;
 
-	if (tw_sh("command -v cangen >/dev/null && command -v candump >/dev/null"))
+	if (vbus_sh("command -v cangen >/dev/null && command -v candump >/dev/null"))
 		SKIP(return, "can-utils not installed");
 	ASSERT_EQ(0, tw_nodes(&self->bus, 2, 500000));
 	ASSERT_EQ(0, tw_sysctl_write("1"));
-	ASSERT_EQ(0, tw_sh("rm -f /tmp/txw-dump /tmp/txw-gen"));
-	ASSERT_EQ(0, tw_sh("(timeout 60 candump -r %d -n 3000 tw1 > /tmp/txw-dump &)",
-			   TW_SOCKBUF));
+	ASSERT_EQ(0, vbus_sh("rm -f /tmp/txw-dump /tmp/txw-gen"));
+	ASSERT_EQ(0, vbus_sh("(timeout 60 candump -r %d -n 3000 tw1 > /tmp/txw-dump &)",
+			     TW_SOCKBUF));
 	usleep(500000);
-	EXPECT_EQ(0, tw_sh("timeout 60 cangen -g 0 -n 3000 -I 123 -L 8 tw0 2> /tmp/txw-gen"));
+	EXPECT_EQ(0, vbus_sh("timeout 60 cangen -g 0 -n 3000 -I 123 -L 8 tw0 2> /tmp/txw-gen"));
 	/* candump exits after its 3000th frame. */
-	EXPECT_EQ(0, tw_sh("for i in $(seq 100); do pgrep -x candump >/dev/null || exit 0; "
-			   "sleep 0.1; done; exit 1"));
+	EXPECT_EQ(0, vbus_sh("for i in $(seq 100); do pgrep -x candump >/dev/null || exit 0; "
+			     "sleep 0.1; done; exit 1"));
 	log = ct_read_file("/tmp/txw-gen");
 	ASSERT_NE(NULL, log);
 	EXPECT_EQ(NULL, strstr(log, "No buffer space")) TH_LOG("cangen: %s", log);
@@ -559,8 +501,8 @@ TEST_F(txw, cangen_with_sysctl)
 		lines++;
 	fclose(f);
 	TH_LOG("candump received %d frames, the bus carried %lld", lines,
-	       tw_bus_stat(&self->bus, "frames"));
-	EXPECT_EQ(3000, tw_bus_stat(&self->bus, "frames"));
+	       vbus_stat(self->bus.dir, "frames"));
+	EXPECT_EQ(3000, vbus_stat(self->bus.dir, "frames"));
 	EXPECT_EQ(3000, lines);
 }
 

@@ -17,17 +17,12 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
-#include <stdarg.h>
 #include <stdint.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "can_test.h"
+#include "vbus_util.h"
 
-#define VB_DEBUGFS	"/sys/kernel/debug"
 #define VB_MAX_NODES	6
 /* Plenty of buffer, so that neither writer nor reader has to keep pace. */
 #define VB_SOCKBUF	(8 << 20)
@@ -207,19 +202,6 @@ static double vb_frame_ns(const struct canfd_frame *cf, bool fd,
 
 /* ---- nodes and the bus ----------------------------------------------- */
 
-static int vb_sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 struct vb_bus {
 	char names[VB_MAX_NODES][IFNAMSIZ];
 	int nodes;
@@ -232,22 +214,14 @@ struct vb_bus {
  */
 static const char *vb_enter(struct vb_bus *bus)
 {
-	struct stat st;
+	const char *why;
 
 	memset(bus, 0, sizeof(*bus));
-	if (vb_sh("modprobe can-vbus"))
-		return "modprobe can-vbus failed";
-	if (unshare(CLONE_NEWNET))
-		return "unshare(CLONE_NEWNET) failed";
-	if (access(VB_DEBUGFS "/can_vbus", F_OK) &&
-	    mount("none", VB_DEBUGFS, "debugfs", 0, NULL))
-		return "cannot mount debugfs";
-	if (access(VB_DEBUGFS "/can_vbus", F_OK))
+	why = vbus_enter("can-vbus", bus->dir, sizeof(bus->dir));
+	if (why)
+		return why;
+	if (access(VBUS_DEBUGFS "/can_vbus", F_OK))
 		return "no can_vbus in debugfs";
-	if (stat("/proc/self/ns/net", &st))
-		return "no /proc/self/ns/net";
-	snprintf(bus->dir, sizeof(bus->dir), VB_DEBUGFS "/can_vbus/net%lu-group0",
-		 (unsigned long)st.st_ino);
 	return NULL;
 }
 
@@ -261,8 +235,8 @@ static int vb_node_add(struct vb_bus *bus, unsigned int bitrate,
 	snprintf(name, IFNAMSIZ, "vbt%d", bus->nodes);
 	if (dbitrate)
 		snprintf(fd, sizeof(fd), " fd on dbitrate %u", dbitrate);
-	if (vb_sh("ip link add dev %s txqueuelen %u type can bitrate %u%s",
-		  name, txqlen, bitrate, fd))
+	if (vbus_sh("ip link add dev %s txqueuelen %u type can bitrate %u%s",
+		    name, txqlen, bitrate, fd))
 		return -1;
 	return bus->nodes++;
 }
@@ -270,34 +244,12 @@ static int vb_node_add(struct vb_bus *bus, unsigned int bitrate,
 static void vb_leave(struct vb_bus *bus)
 {
 	while (bus->nodes > 0)
-		vb_sh("ip link del dev %s", bus->names[--bus->nodes]);
-}
-
-/* The number after "@key " in @path, -1 if none. */
-static long long vb_debugfs_val(const char *path, const char *key)
-{
-	char *text = ct_read_file(path), *p;
-	long long val = -1;
-	size_t n = strlen(key);
-
-	if (!text)
-		return -1;
-	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (!strncmp(p, key, n) && p[n] == ' ') {
-			val = strtoll(p + n + 1, NULL, 10);
-			break;
-		}
-	}
-	free(text);
-	return val;
+		vbus_sh("ip link del dev %s", bus->names[--bus->nodes]);
 }
 
 static long long vb_bus_stat(const struct vb_bus *bus, const char *key)
 {
-	char path[160];
-
-	snprintf(path, sizeof(path), "%s/stats", bus->dir);
-	return vb_debugfs_val(path, key);
+	return vbus_stat(bus->dir, key);
 }
 
 /* A node's counters: state (into @state), tec, rec; false if unreadable. */
@@ -668,7 +620,7 @@ TEST_F_TIMEOUT(pacing, back_to_back, 120)
 	echo_ts = calloc(n, sizeof(*echo_ts));
 	ASSERT_TRUE(sent && rx_ts && echo_ts && canary);
 	/* The debug kernel has no tc qdiscs (no CONFIG_NET_SCHED). */
-	if (vb_sh("modprobe -q sch_plug 2>/dev/null"))
+	if (vbus_sh("modprobe -q sch_plug 2>/dev/null"))
 		SKIP(return, "no plug qdisc (sch_plug): the train cannot be held back");
 	for (i = 0; i < n; i++)
 		vb_random_frame(&sent[i], fd, variant->brs, &seed);
@@ -688,8 +640,8 @@ TEST_F_TIMEOUT(pacing, back_to_back, 120)
 		ASSERT_LT(0, vb_recv(rx, &got, &ts, CT_RX_TIMEOUT_MS));
 		ASSERT_LT(0, vb_recv(tx, &got, &ts, CT_RX_TIMEOUT_MS));
 	}
-	ASSERT_EQ(0, vb_sh("tc qdisc replace dev %s root plug limit 10000000",
-			   self->bus.names[0]))
+	ASSERT_EQ(0, vbus_sh("tc qdisc replace dev %s root plug limit 10000000",
+			     self->bus.names[0]))
 		TH_LOG("no plug qdisc (sch_plug)");
 	for (i = 0; i < n; i++) {
 		ASSERT_EQ(0, vb_send(tx, &sent[i], fd)) TH_LOG("frame %u", i);
@@ -698,8 +650,8 @@ TEST_F_TIMEOUT(pacing, back_to_back, 120)
 	}
 	ASSERT_EQ(0, pthread_create(&canary->thread, NULL, vb_canary_run,
 				    canary));
-	ASSERT_EQ(0, vb_sh("tc qdisc change dev %s root plug release_indefinite",
-			   self->bus.names[0]));
+	ASSERT_EQ(0, vbus_sh("tc qdisc change dev %s root plug release_indefinite",
+			     self->bus.names[0]));
 	/* and the reader keeps out of the way until the train is over */
 	usleep(expect_ns / 1000 + 20000);
 	expect_ns = 0;

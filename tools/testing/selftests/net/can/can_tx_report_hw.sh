@@ -254,5 +254,9 @@ fi
 run_test mcp251x_reports_every_frame_sent test_mcp251x_reports_every_frame_sent
 run_test mcp251x_reports_frames_of_a_device_going_down \
 	test_mcp251x_reports_frames_of_a_device_going_down
+# Leave no driver on can_dev: sja1000_kvaser.sh and candev_iplink.sh,
+# later in the list, unload it or load Debian's in its place.
+rmmod mcp2515_model 2>/dev/null
+rmmod mcp251x 2>/dev/null
 run_test kernel_log_is_clean kernel_log_is_clean "$DMESG_MARK"
 ktap_finish

@@ -105,6 +105,9 @@ struct vbus_event {
  * @faults: injected faults
  * @role: what it makes of the attempt on the wire
  * @stuck_ns: time of a stuck bus not yet counted in whole 8-bit steps
+ * @joined_at: when it came on the bus; an attempt that started earlier
+ *	(a late timer works through attempts after their time) goes on
+ *	without it
  *
  * All fields below @debugfs are under the bus lock.
  */
@@ -127,6 +130,7 @@ struct vbus_node {
 	struct vbus_faults faults;
 	enum vbus_role role;
 	u64 stuck_ns;
+	ktime_t joined_at;
 };
 
 /**

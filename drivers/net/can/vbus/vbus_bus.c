@@ -147,15 +147,16 @@ static bool presumes_ack(const struct vbus_node *tx)
 	return tx->ctrlmode & (CAN_CTRLMODE_PRESUME_ACK | CAN_CTRLMODE_LOOPBACK);
 }
 
-/* How @tx's attempt ends, and each node's part in it. */
-static enum vbus_outcome judge(struct vbus *bus, struct vbus_node *tx)
+/* How @tx's attempt, starting @at, ends, and each node's part in it. */
+static enum vbus_outcome judge(struct vbus *bus, struct vbus_node *tx,
+			       ktime_t at)
 {
 	bool acked = presumes_ack(tx), destroyed = false;
 	struct vbus_node *rx;
 
 	list_for_each_entry(rx, &bus->nodes, bus_link) {
 		rx->role = VBUS_ROLE_NONE;
-		if (rx == tx || !is_awake(rx))
+		if (rx == tx || !is_awake(rx) || ktime_after(rx->joined_at, at))
 			continue;
 		if (!decodes(rx, tx)) {
 			rx->role = VBUS_ROLE_FAILS;
@@ -249,7 +250,7 @@ static bool start_attempt(struct vbus *bus, ktime_t at)
 	if (!tx)
 		return false;
 	bus->sender = tx;
-	bus->outcome = judge(bus, tx);
+	bus->outcome = judge(bus, tx, at);
 	ns = attempt_ns(tx, bus->outcome);
 	bus->attempt_start = at;
 	bus->idle_at = ktime_add_ns(at, ns);
@@ -672,6 +673,7 @@ int vbus_join(struct vbus_node *node)
 		return -ENOMEM;
 	reset_node(node);
 	spin_lock_bh(&bus->lock);
+	node->joined_at = ktime_get();
 	list_add_tail(&node->bus_link, &bus->nodes);
 	WRITE_ONCE(node->bus, bus);
 	spin_unlock_bh(&bus->lock);

@@ -514,6 +514,28 @@ static u8 can_rx_frame_type(const struct sk_buff *skb)
 	return CAN_RX_TYPE_CC;
 }
 
+/**
+ * can_rx_skb_get() - a frame of its own for a receive callback
+ * @skb: the frame the callback was handed
+ *
+ * A callback that keeps the frame (queues it to a socket) calls this
+ * instead of skb_clone(): the last subscriber of a frame nobody else
+ * holds gets the frame itself, every other one a clone.
+ *
+ * Context: a receive callback, see can_rx_func_t.
+ * Return: @skb or a clone of it, for the caller to keep or free; NULL if
+ * memory ran out.
+ */
+struct sk_buff *can_rx_skb_get(struct sk_buff *skb)
+{
+	if (this_cpu_read(can_rx_spare_skb) == skb) {
+		this_cpu_write(can_rx_spare_skb, NULL);
+		return skb;
+	}
+	return skb_clone(skb, GFP_ATOMIC);
+}
+EXPORT_SYMBOL(can_rx_skb_get);
+
 /* The packet handler for all three frame types. Only CAN devices have a
  * receive table, so a frame from any other device is dropped without
  * looking at it further. The table names the namespace whose

@@ -257,6 +257,7 @@ static inline void can_rx_delivery_init(struct can_rx_delivery *d,
 void can_rx_table_collect(struct can_rx_table *table,
 			  struct can_rx_delivery *d);
 bool can_rx_delivery_finish(struct can_rx_delivery *d, bool may_keep);
+DECLARE_PER_CPU(struct sk_buff *, can_rx_spare_skb);
 typedef void (*can_rx_walk_fn)(struct can_receiver *rcv, void *arg);
 unsigned int can_rx_table_walk(struct can_rx_table *table,
 			       enum can_rx_list which, can_rx_walk_fn fn,

@@ -608,9 +608,10 @@ void can_rx_table_collect(struct can_rx_table *table,
 
 /* The frame a subscriber may keep instead of cloning it, per CPU: set
  * only while the last subscriber of a frame the core owns alone is
- * being called, see can_rx_skb_get().
+ * being called, see can_rx_skb_get() in af_can.c (which exports it; the
+ * KUnit module compiles this file in and must not export it again).
  */
-static DEFINE_PER_CPU(struct sk_buff *, can_rx_spare_skb);
+DEFINE_PER_CPU(struct sk_buff *, can_rx_spare_skb);
 
 /**
  * can_rx_delivery_finish() - call the match held back, last
@@ -645,28 +646,6 @@ bool can_rx_delivery_finish(struct can_rx_delivery *d, bool may_keep)
 	this_cpu_write(can_rx_spare_skb, prev);
 	return kept;
 }
-
-/**
- * can_rx_skb_get() - a frame of its own for a receive callback
- * @skb: the frame the callback was handed
- *
- * A callback that keeps the frame (queues it to a socket) calls this
- * instead of skb_clone(): the last subscriber of a frame nobody else
- * holds gets the frame itself, every other one a clone.
- *
- * Context: a receive callback, see can_rx_func_t.
- * Return: @skb or a clone of it, for the caller to keep or free; NULL if
- * memory ran out.
- */
-struct sk_buff *can_rx_skb_get(struct sk_buff *skb)
-{
-	if (this_cpu_read(can_rx_spare_skb) == skb) {
-		this_cpu_write(can_rx_spare_skb, NULL);
-		return skb;
-	}
-	return skb_clone(skb, GFP_ATOMIC);
-}
-EXPORT_SYMBOL(can_rx_skb_get);
 
 /**
  * can_rx_table_deliver() - hand a frame to the subscribers of one table

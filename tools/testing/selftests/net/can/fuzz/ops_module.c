@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Module unload and reload (can_raw, can_bcm, can_isotp, vcan, can_vbus,
- * can, and mainline's can_j1939 on our core)
+ * can, vxcan, can_gw, and mainline's can_j1939 on our core)
  * while the other workers use them. Unloading fails while a module is in
  * use, which is the common case; it succeeds in the gaps. The kernel's
  * own module requests fail while fuzzing (guest.sh), so only module_load
@@ -21,11 +21,12 @@
 
 static const char *const fz_mods[] = {
 	"can_raw", "can_bcm", "can_isotp", "vcan", "can_vbus", "can", "can_j1939",
+	"vxcan", "can_gw",
 };
 
 static const char *const fz_files[] = {
 	"can-raw.ko", "can-bcm.ko", "can-isotp.ko", "vcan.ko", "can-vbus.ko", "can.ko",
-	"can-j1939.ko",
+	"can-j1939.ko", "vxcan.ko", "can-gw.ko",
 };
 
 static long module_unload(struct fz_ctx *c, struct fz_draw *d)

@@ -369,7 +369,8 @@ file_build_id() {
 
 # Ours is loaded if it exports can_stack_core_v<N> (every core of ours
 # since that symbol came; N follows the layout of struct can_ml_priv), or
-# if it is one of FILE...: by GNU build ID, which the kernel shows for a loaded module (our modules have no srcversion).
+# if it is one of FILE...: by GNU build ID, which the kernel shows for a
+# loaded module (our modules have no srcversion).
 our_core_is_loaded() {
 	local note f id
 

@@ -162,14 +162,16 @@ FIXTURE_TEARDOWN(txw)
 {
 }
 
-/* Mainline behaviour without the option: a writer faster than the
- * wire gets ENOBUFS once the places are taken.
+/* Mainline behaviour without the option: a writer gets ENOBUFS once the
+ * places are taken. The node is alone, so no frame leaves and the count
+ * does not depend on how fast the writer is (a debug kernel's writer let
+ * the bus drain 31 frames meanwhile, with a peer).
  */
 TEST_F(txw, default_off_enobufs)
 {
 	int fd, n, err;
 
-	ASSERT_EQ(0, tw_nodes(&self->bus, 2, 125000));
+	ASSERT_EQ(0, tw_nodes(&self->bus, 1, 125000));
 	fd = tw_socket(0, -1, false);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, tw_getopt(fd));
@@ -177,7 +179,7 @@ TEST_F(txw, default_off_enobufs)
 	TH_LOG("ENOBUFS after %d frames", n);
 	EXPECT_EQ(-ENOBUFS, err);
 	EXPECT_GE(n, TW_PLACES);
-	EXPECT_LE(n, 40);
+	EXPECT_LE(n, TW_PLACES + 1);
 	close(fd);
 }
 

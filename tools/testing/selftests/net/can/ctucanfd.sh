@@ -191,10 +191,7 @@ test_modules_unload_with_sockets_open() {
 	fd_up "$A" && fd_up "$B" || return 1
 	can_traffic_start "$A" "$B" -f || return 1
 	rmmod ctucanfd_pci ctucanfd || { fail "ctucanfd busy"; return 1; }
-	# Our can-vbus, which earlier tests may leave loaded, uses can_dev too.
-	! grep -q '^can_vbus ' /proc/modules || rmmod can_vbus ||
-		{ fail "can_vbus busy"; return 1; }
-	modprobe -r can_dev || { fail "can_dev busy"; return 1; }
+	unload_with_users can_dev || return 1
 	can_traffic_stop
 	[ ! -e /sys/module/can_dev ] || { fail "can_dev still loaded"; return 1; }
 }

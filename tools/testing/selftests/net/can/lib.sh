@@ -159,6 +159,24 @@ loaded_from() {
 		{ fail "loaded $1 (${id:-none}) is not $file"; return 1; }
 }
 
+# unload_with_users MODULE...: unloads each MODULE after every module that
+# still uses it, as a module an earlier script of the same guest may have
+# left loaded would otherwise keep it; names the users it cannot unload.
+unload_with_users() {
+	local m u
+
+	for m in "$@"; do
+		[ -d "/sys/module/$m" ] || continue
+		for u in /sys/module/"$m"/holders/*; do
+			[ -e "$u" ] || continue
+			modprobe -r "${u##*/}" 2>/dev/null || rmmod "${u##*/}" 2>/dev/null
+		done
+		modprobe -r "$m" ||
+			{ fail "$m: refcnt $(cat /sys/module/"$m"/refcnt), users:" \
+				$(ls /sys/module/"$m"/holders); return 1; }
+	done
+}
+
 # need_user_namespaces: 0 if unshare -Ur can make a user namespace, else
 # a skip (4) for run_test; the debug kernel is built without them.
 need_user_namespaces() {

@@ -214,12 +214,20 @@ check-debug: selftests
 # leaves new slab objects poisoned (0x6b) instead of zeroed, so that the
 # tests' receive helpers see stale heap a receive path hands out from
 # inside an object, which KASAN cannot (can_test.h, ct_leaks_poison).
+# Without T the suite is split over CHECK_JOBS guests as for make check,
+# the KUnit suites running in the first only.
 CAN_POISON := slub_debug=P init_on_alloc=0 init_on_free=0
+DEBUG_VM = --kernel "$$KIMG" --modroot "$$MODROOT" --kver "$$KVER" --timeout 3000 \
+	--qemu-args "$(CAN_CARDS)"
 check-debug-locked:
 	@kernel="$$($(SRC)/scripts/can-debug-kernel.sh)" && eval "$$kernel" && \
-	VMTEST_APPEND="$(CAN_POISON)" VMTEST_MEM=2048 $(SELFTESTS)/vmtest.sh --kernel "$$KIMG" --modroot "$$MODROOT" \
-		--kver "$$KVER" --timeout 3000 --qemu-args "$(CAN_CARDS)" \
-		-- $(SRC)/$(SELFTESTS)/run_debug.sh $(T)
+	export VMTEST_APPEND="$(CAN_POISON)" VMTEST_MEM=2048 && \
+	if [ -z "$(T)" ]; then \
+		CHECK_DIR=$(BUILD)/check-debug $(SELFTESTS)/run_parallel.sh --jobs $(CHECK_JOBS) \
+			--runner $(SRC)/$(SELFTESTS)/run_debug.sh --others-arg --no-kunit $(DEBUG_VM); \
+	else \
+		$(SELFTESTS)/vmtest.sh $(DEBUG_VM) -- $(SRC)/$(SELFTESTS)/run_debug.sh $(T); \
+	fi
 
 # The fuzzer boots the debug kernel too, so it takes the same lock.
 # "make fuzz D=600 SEED=42" fuzzes for 600 s from seed 42; "make fuzz

@@ -6,7 +6,8 @@
 # scan. Prints KTAP and the totals line "N passed, N failed" last. Kernel
 # reports (KASAN, lockdep, RCU, WARN, BUG) are caught by vmtest.sh from the
 # console. Arguments name tests to run instead of the whole suite, as
-# for run_tests.sh.
+# for run_tests.sh; a first argument --no-kunit leaves the KUnit suites
+# out (the guests of a parallel run but one: run_parallel.sh).
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../../../../.." && pwd)
@@ -15,6 +16,11 @@ export CAN_TESTMODS=$TOP/build/debug-testmods
 # Mainline's drivers built against it (scripts/can-compat-drivers.sh).
 export CAN_COMPAT=$CAN_TESTMODS/compat/modules
 KMEMLEAK=/sys/kernel/debug/kmemleak
+kunit=1
+if [ "$1" = --no-kunit ]; then
+	kunit=0
+	shift
+fi
 
 # Only what our tests allocate is of interest: forget what boot left.
 [ -w $KMEMLEAK ] && echo clear > $KMEMLEAK
@@ -71,7 +77,7 @@ check_kmemleak() {
 	fi
 }
 
-run_kunit
+[ $kunit = 0 ] || run_kunit
 check_kmemleak
 echo "# debug kernel $(uname -r)"
 echo "$pass passed, $fail failed, $skip skipped"

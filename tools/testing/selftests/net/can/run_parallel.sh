@@ -9,7 +9,13 @@
 # has its own emulated CAN cards and tmpfs overlay, so tests only share the
 # read-only host.
 #
-#   run_parallel.sh [--jobs N] [--compat CMD] [VMTEST_OPTION...]
+#   run_parallel.sh [--jobs N] [--compat CMD] [--runner FILE [--others-arg ARG]]
+#                   [VMTEST_OPTION...]
+#
+# --runner names what each guest runs instead of run_tests.sh (the debug
+# kernel's run_debug.sh), given its group's tests; --others-arg ARG goes
+# before the tests of every guest but the first (run_debug.sh --no-kunit:
+# the KUnit suites run once).
 #
 # --compat CMD builds what the tests of build/selftests/tests.compat load
 # ("make compat-build"): it runs while the other groups do, and the group
@@ -32,10 +38,14 @@ DEFAULT_SECS=30
 
 jobs=$(nproc)
 compat=
+runner=$HERE/run_tests.sh
+others_arg=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--jobs) jobs=$2; shift 2 ;;
 	--compat) compat=$2; shift 2 ;;
+	--runner) runner=$2; shift 2 ;;
+	--others-arg) others_arg=("$2"); shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -46,7 +56,7 @@ mapfile -t tests < "$LIST"
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 [ "$jobs" -le ${#tests[@]} ] || jobs=${#tests[@]}
 
-dir=$BUILD/check
+dir=${CHECK_DIR:-$BUILD/check}
 rm -rf "$dir"
 mkdir -p "$dir"
 
@@ -115,7 +125,9 @@ for ((g = 0; g < jobs; g++)); do
 			while [ ! -e "$dir/compat.rc" ]; do sleep 1; done
 		fi
 		start=$SECONDS
-		"$HERE/vmtest.sh" "${vmtest_args[@]}" -- "$HERE/run_tests.sh" "${group[@]}" \
+		extra=()
+		[ $g = 0 ] || extra=("${others_arg[@]}")
+		"$HERE/vmtest.sh" "${vmtest_args[@]}" -- "$runner" "${extra[@]}" "${group[@]}" \
 			> "$dir/out.$g" 2> "$dir/err.$g" < /dev/null
 		rc=$?
 		echo "$((SECONDS - start))" > "$dir/secs.$g"
@@ -191,6 +203,15 @@ for t in "${tests[@]}"; do
 		echo "not ok $idx selftests: net/can: $name # no result: its guest ended"
 		fail=$((fail + 1))
 	fi
+done
+
+# What a runner printed after its last test (run_debug.sh: KUnit and
+# kmemleak), its totals aside: counted in them already.
+for ((g = 0; g < jobs; g++)); do
+	[ -e "$dir/out.$g" ] || continue
+	awk '/^(not )?ok [0-9]+ selftests: / { n = NR } { line[NR] = $0 }
+		END { for (i = n + 1; i <= NR; i++) print line[i] }' "$dir/out.$g" |
+		grep -vE '^(# Totals: |[0-9]+ passed, )'
 done
 
 if [ -n "$compat" ] && [ "$(cat "$dir/compat.rc")" != 0 ]; then

@@ -15,10 +15,12 @@ PREPARED=$TOP/build/install-test/lib/modules/$KVER
 MODS=/lib/modules/$KVER
 MOUNTED=0
 DRIVER=/sys/bus/pci/drivers/kvaser_pci
-DRIVER_MODULES="kvaser_pci sja1000 can_dev"
 
+# Whichever can_dev is loaded must go, with any module that still uses
+# it, before the other stack's can be loaded.
 unload_drivers() {
-	modprobe -r -q $DRIVER_MODULES
+	modprobe -r -q kvaser_pci
+	unload_with_users sja1000 can_dev
 	return 0
 }
 

@@ -168,10 +168,9 @@ unload_with_users() {
 	for m in "$@"; do
 		[ -d "/sys/module/$m" ] || continue
 		for u in /sys/module/"$m"/holders/*; do
-			[ -e "$u" ] || continue
-			modprobe -r "${u##*/}" 2>/dev/null || rmmod "${u##*/}" 2>/dev/null
+			[ -e "$u" ] && wait_until 5 unload_one "${u##*/}"
 		done
-		modprobe -r "$m" ||
+		wait_until 5 unload_one "$m" ||
 			{ fail "$m: refcnt $(cat /sys/module/"$m"/refcnt), users:" \
 				$(ls /sys/module/"$m"/holders); return 1; }
 	done
@@ -363,10 +362,17 @@ lib_unload() {
 		wait $pids 2>/dev/null
 	fi
 	for m in "${CAN_UNLOAD[@]}"; do
-		[ -d "/sys/module/$m" ] || continue
-		modprobe -r -q "$m" 2>/dev/null || rmmod "$m" 2>/dev/null ||
-			echo "# cleanup: cannot unload $m"
+		wait_until 5 unload_one "$m" ||
+			echo "# cleanup: cannot unload $m (refcnt $(cat "/sys/module/$m/refcnt"))"
 	done
+}
+
+# unload_one MODULE: gone already, or unloaded now. A module may stay in
+# use for a moment after its last user went (deferred netdev release), so
+# callers retry it with wait_until.
+unload_one() {
+	[ -d "/sys/module/$1" ] || return 0
+	modprobe -r -q "$1" 2>/dev/null || rmmod "$1" 2>/dev/null
 }
 
 # kernel_log_is_clean MARK [PATTERN]: fails, showing them, if kernel log

@@ -53,6 +53,8 @@
 SRC := $(CURDIR)
 BUILD ?= $(SRC)/build
 SELFTESTS := tools/testing/selftests/net/can
+# The test VM: boot, run in the guest, split over guests.
+VMHARNESS := $(SELFTESTS)/vm
 
 # The default kernel is the one the VM boots: the version Debian's
 # linux-image-amd64 points to. It is looked up when a recipe first needs
@@ -156,12 +158,12 @@ ifeq ($(T),)
 	6.1.*) compat='$(COMPAT_BUILD)' ;; \
 	*) $(MAKE) --no-print-directory compat-build; compat= ;; \
 	esac; \
-	$(SELFTESTS)/run_parallel.sh --jobs $(CHECK_JOBS) $${compat:+--compat "$$compat"} \
+	$(VMHARNESS)/run_parallel.sh --jobs $(CHECK_JOBS) $${compat:+--compat "$$compat"} \
 		--kver $(KVER) --timeout 2700 --qemu-args "$(CAN_CARDS)"
 else
 	@$(MAKE) --no-print-directory compat-build
-	$(SELFTESTS)/vmtest.sh --kver $(KVER) --timeout 2700 --qemu-args "$(CAN_CARDS)" -- \
-		$(SRC)/$(SELFTESTS)/run_tests.sh $(T)
+	$(VMHARNESS)/vmtest.sh --kver $(KVER) --timeout 2700 --qemu-args "$(CAN_CARDS)" -- \
+		$(SRC)/$(VMHARNESS)/run_tests.sh $(T)
 endif
 
 # The kernel matrix, one kernel after the other: 6.1, 6.12, 6.12-rt (see
@@ -195,10 +197,10 @@ check-rt:
 	exit $$rc
 
 demo: modules
-	$(SELFTESTS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/demo.sh
+	$(VMHARNESS)/vmtest.sh --kver $(KVER) --qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/demo.sh
 
 vm: modules
-	$(SELFTESTS)/vmtest.sh --kver $(KVER) --interactive
+	$(VMHARNESS)/vmtest.sh --kver $(KVER) --interactive
 
 # The debug kernel is cached under /var/cache/can-stack; see the script.
 # Trees share that cache, and a guest reads its modules from it while it
@@ -223,10 +225,10 @@ check-debug-locked:
 	@kernel="$$($(SRC)/scripts/can-debug-kernel.sh)" && eval "$$kernel" && \
 	export VMTEST_APPEND="$(CAN_POISON)" VMTEST_MEM=2048 && \
 	if [ -z "$(T)" ]; then \
-		CHECK_DIR=$(BUILD)/check-debug $(SELFTESTS)/run_parallel.sh --jobs $(CHECK_JOBS) \
-			--runner $(SRC)/$(SELFTESTS)/run_debug.sh --others-arg --no-kunit $(DEBUG_VM); \
+		CHECK_DIR=$(BUILD)/check-debug $(VMHARNESS)/run_parallel.sh --jobs $(CHECK_JOBS) \
+			--runner $(SRC)/$(VMHARNESS)/run_debug.sh --others-arg --no-kunit $(DEBUG_VM); \
 	else \
-		$(SELFTESTS)/vmtest.sh $(DEBUG_VM) -- $(SRC)/$(SELFTESTS)/run_debug.sh $(T); \
+		$(VMHARNESS)/vmtest.sh $(DEBUG_VM) -- $(SRC)/$(VMHARNESS)/run_debug.sh $(T); \
 	fi
 
 # The fuzzer boots the debug kernel too, so it takes the same lock.
@@ -251,7 +253,7 @@ endif
 # sleep=off an idle guest's clock jumps to its next timer instead of
 # following the host's, so timer-driven figures (BCM jitter) repeat too.
 bench: modules selftests
-	$(SELFTESTS)/vmtest.sh --kver $(KVER) --keep-mainline --timeout 1800 \
+	$(VMHARNESS)/vmtest.sh --kver $(KVER) --keep-mainline --timeout 1800 \
 		--qemu-args "-icount shift=0,sleep=off" -- $(SRC)/$(SELFTESTS)/bench.sh $(B)
 
 # Debian's whole CAN stack (can, can-raw, can-dev, sja1000, kvaser_pci,
@@ -259,7 +261,7 @@ bench: modules selftests
 # running our driver test scripts: which checks mainline passes. The
 # guest gets mainline's modules from --keep-mainline; see the script.
 reference: modules selftests
-	$(SELFTESTS)/vmtest.sh --kver $(KVER) --keep-mainline --timeout 1800 \
+	$(VMHARNESS)/vmtest.sh --kver $(KVER) --keep-mainline --timeout 1800 \
 		--qemu-args "$(CAN_CARDS)" -- $(SRC)/$(SELFTESTS)/reference.sh $(R)
 
 # Mainline 6.1's CAN drivers built unmodified from linux-source-6.1 on our
@@ -288,7 +290,7 @@ j1939: modules
 	esac
 
 compat-drivers: compat-build selftests
-	$(SELFTESTS)/vmtest.sh --kver $(KVER) --timeout 1800 --qemu-args "$(CAN_CARDS)" -- \
+	$(VMHARNESS)/vmtest.sh --kver $(KVER) --timeout 1800 --qemu-args "$(CAN_CARDS)" -- \
 		$(SRC)/$(SELFTESTS)/reference.sh --compat $(R)
 
 patches: need-deps

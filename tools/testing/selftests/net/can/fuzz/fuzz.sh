@@ -93,7 +93,7 @@ REPORTS="BUG:|KASAN|UBSAN|WARNING:|Oops|general protection|kernel BUG|Kernel pan
 
 set +e
 VMTEST_MEM=2048 VMTEST_SMP=${FUZZ_SMP:-2} VMTEST_APPEND="$APPEND" \
-	"$SELFTESTS/vmtest.sh" "${VMARGS[@]}" \
+	"$SELFTESTS/vm/vmtest.sh" "${VMARGS[@]}" \
 	--timeout $((DURATION + 1200)) --qemu-args "$QEMU_ARGS" \
 	-- "$HERE/guest.sh" "$@" 2> "$RUN/console.log" | tee "$RUN/guest.log" |
 	awk '/^FUZZ-FILE-BEGIN/ { f = 1 } !f && !/^FUZZ-/ { print; fflush() }

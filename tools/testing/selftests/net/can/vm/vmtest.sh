@@ -24,7 +24,7 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/../../../../.." && pwd)
+TOP=$(cd "$HERE/../../../../../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 KVER=
 KIMG=
@@ -62,7 +62,7 @@ if [ $# -gt 0 ] && [ ! -x "$1" ] && ! command -v "$1" > /dev/null; then
 fi
 
 if [ -z "$KVER" ]; then
-	KVER=$("$(dirname "$0")"/../../../../../scripts/can-deps.sh kver) || exit 2
+	KVER=$("$TOP/scripts/can-deps.sh" kver) || exit 2
 fi
 if [ -z "$KIMG" ]; then
 	KIMG=/boot/vmlinuz-$KVER

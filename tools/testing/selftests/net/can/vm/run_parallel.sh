@@ -29,11 +29,11 @@
 # kernel report) or the build did.
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/../../../../.." && pwd)
+TOP=$(cd "$HERE/../../../../../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 LIST=$BUILD/selftests/tests.list
 COMPAT_LIST=$BUILD/selftests/tests.compat
-DURATIONS=$HERE/durations
+DURATIONS=$HERE/../durations
 DEFAULT_SECS=30
 
 jobs=$(nproc)

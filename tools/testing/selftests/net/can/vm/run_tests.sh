@@ -10,7 +10,7 @@
 #                            (a path, or a name from the list)
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/../../../../.." && pwd)
+TOP=$(cd "$HERE/../../../../../.." && pwd)
 LIST=${LIST:-$TOP/build/selftests/tests.list}
 PER_TEST_TIMEOUT=${PER_TEST_TIMEOUT:-300}
 

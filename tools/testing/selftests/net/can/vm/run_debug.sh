@@ -10,7 +10,7 @@
 # out (the guests of a parallel run but one: run_parallel.sh).
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/../../../../.." && pwd)
+TOP=$(cd "$HERE/../../../../../.." && pwd)
 # The test modules built against this kernel (scripts/can-debug-kernel.sh).
 export CAN_TESTMODS=$TOP/build/debug-testmods
 # Mainline's drivers built against it (scripts/can-compat-drivers.sh).

@@ -759,7 +759,7 @@ TEST_F(txr, bus_off_manual_restart_ecomm)
 	ASSERT_TRUE(tr_wait_active(&self->bus, "tr0", 2000));
 	ASSERT_TRUE(tr_wait_oper_up("tr0", 2000));
 	ASSERT_EQ(0, tr_nodes(&self->bus, 2, 125000, ""));
-	usleep(100000);
+	ASSERT_TRUE(tr_wait_oper_up("tr1", 2000));
 	ASSERT_EQ(0, tr_write(fd, 99));
 	ASSERT_EQ(1, tr_read(fd, TR_WAIT_MS, &self->reps[0]));
 	EXPECT_EQ(0, self->reps[0].ee.ee_errno);
@@ -796,7 +796,7 @@ TEST_F(txr, bus_off_flush)
 	ASSERT_TRUE(tr_wait_active(&self->bus, "tr0", 2000));
 	ASSERT_TRUE(tr_wait_oper_up("tr0", 2000));
 	ASSERT_EQ(0, tr_nodes(&self->bus, 2, 125000, ""));
-	usleep(100000);
+	ASSERT_TRUE(tr_wait_oper_up("tr1", 2000));
 	ASSERT_EQ(0, tr_write(fd, 99));
 	ASSERT_EQ(1, tr_read(fd, TR_WAIT_MS, &self->reps[0]));
 	EXPECT_EQ(0, self->reps[0].ee.ee_errno);

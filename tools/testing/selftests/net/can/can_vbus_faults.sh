@@ -202,7 +202,7 @@ test_bus_off_manual_restart() {
 	nodes 16 bm0 bm1 -- || return 1
 	vbus_errdump_start bm0 || return 1
 	vbus_fault bm0 bus-off || return 1
-	sleep 0.5
+	wait_until 5 vbus_expect bm0 "BUS-OFF * 0" > /dev/null
 	vbus_expect bm0 "BUS-OFF * 0" || rc=1
 	cansend bm0 123#11 2> /dev/null
 	sleep 0.1

@@ -215,7 +215,7 @@ check-debug: selftests
 # empty output succeeds and would boot Debian's kernel instead. The guest
 # leaves new slab objects poisoned (0x6b) instead of zeroed, so that the
 # tests' receive helpers see stale heap a receive path hands out from
-# inside an object, which KASAN cannot (can_test.h, ct_leaks_poison).
+# inside an object, which KASAN cannot (lib/can_test.h, ct_leaks_poison).
 # Without T the suite is split over CHECK_JOBS guests as for make check,
 # the KUnit suites running in the first only.
 CAN_POISON := slub_debug=P init_on_alloc=0 init_on_free=0

@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include "bcm_util.h"
+#include "lib/can_test_bcm.h"
 
 struct cpu_sample {
 	unsigned long long busy;	/* jiffies not idle, all CPUs */

@@ -5,9 +5,9 @@
  * fail the standard way.
  */
 
-#include "bcm_util.h"
+#include "lib/can_test_bcm.h"
 #include "kselftest_harness.h"
-#include "bcm_fixtures.h"
+#include "lib/can_test_bcm_fixtures.h"
 
 /* A one-frame TX_SETUP request with a valid classic frame. */
 static void tx_request(struct bcm_msg *m, __u32 flags)

@@ -16,10 +16,10 @@
 #include <sys/wait.h>
 #include <linux/userfaultfd.h>
 
-#include "bcm_util.h"
-#include "can_test.h"
+#include "lib/can_test_bcm.h"
+#include "lib/can_test.h"
 #include "kselftest_harness.h"
-#include "bcm_fixtures.h"
+#include "lib/can_test_bcm_fixtures.h"
 
 #define HEAD_SIZE	((int)sizeof(struct bcm_msg_head))
 #define CC_SIZE		((int)CAN_MTU)

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "bcm_util.h"
-#include "can_test.h"
+#include "lib/can_test_bcm.h"
+#include "lib/can_test.h"
 #include "kselftest_harness.h"
 
 FIXTURE(life) {

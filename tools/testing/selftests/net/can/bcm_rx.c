@@ -6,7 +6,7 @@
  * filters on all interfaces. A raw socket plays the other nodes.
  */
 
-#include "bcm_util.h"
+#include "lib/can_test_bcm.h"
 #include "kselftest_harness.h"
 
 FIXTURE(rx) {

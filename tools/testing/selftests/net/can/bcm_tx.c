@@ -7,7 +7,7 @@
 
 #include <pthread.h>
 
-#include "bcm_util.h"
+#include "lib/can_test_bcm.h"
 #include "kselftest_harness.h"
 
 FIXTURE(tx) {

@@ -9,7 +9,7 @@
 #include <stdatomic.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 FIXTURE(life)
 {

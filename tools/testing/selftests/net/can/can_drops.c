@@ -15,7 +15,7 @@
 #include <linux/filter.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 /* The loss table of /proc/net/can/stats, columns in this order. */
 enum { COL_CONTROLLER, COL_QUEUE, COL_NO_RECEIVER, COL_INVALID, COL_SOCKET,

@@ -9,7 +9,7 @@
 # queue count. Each count moves by exactly the frames lost, in ip -s link,
 # in /proc/net/can/stats' totals and in the device's row there.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 DRIVER=/sys/bus/spi/drivers/mcp251x
 MOD=$CAN_TESTMODS/mcp2515_model/mcp2515_model.ko

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 #define SOCKETS		20
 #define FILTERS		512

@@ -10,7 +10,7 @@
 # "make check" prepares, as can_install.sh does), checks that none of our
 # drivers loads over it, and that all of them load once ours is back.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 KVER=$(uname -r)
 PREPARED=$TOP/build/install-test/lib/modules/$KVER

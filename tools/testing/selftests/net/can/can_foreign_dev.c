@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
-#include "bcm_util.h"
-#include "gw_util.h"
+#include "lib/can_test.h"
+#include "lib/can_test_bcm.h"
+#include "lib/can_test_gw.h"
 
 /* After <net/if.h>, which <linux/if.h> knows to defer to. */
 #include <linux/if_ether.h>

@@ -31,8 +31,8 @@ if [ "${1:-}" = --prepare ]; then
 	exit 0
 fi
 
-source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/install_utils.sh"
+source "$(dirname "$0")/lib/can_test.sh"
+source "$(dirname "$0")/lib/can_test_install.sh"
 
 test_pristine_tree_resolves_to_debian() {
 	expect_file can kernel/net/can/can.ko &&

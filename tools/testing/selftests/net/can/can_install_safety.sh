@@ -7,8 +7,8 @@
 # manifest lines that leave updates/; an install killed halfway; and the
 # DKMS package's build next to make install.
 
-source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/install_utils.sh"
+source "$(dirname "$0")/lib/can_test.sh"
+source "$(dirname "$0")/lib/can_test_install.sh"
 
 # While the running kernel holds a can.ko that is not ours, our modules
 # put in place would be loaded over it by the next modprobe, and our vcan

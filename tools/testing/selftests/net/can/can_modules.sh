@@ -6,7 +6,7 @@
 # pins can, and the module aliases are mainline's. An ISO-TP socket and
 # "ip link add type vxcan" load our can-isotp and vxcan the same way.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 HOLD=$CAN_TEST_BIN/can_hold_socket
 HOLD_PID=

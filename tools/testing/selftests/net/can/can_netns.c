@@ -12,7 +12,7 @@
 #include <sched.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 FIXTURE(netns)
 {

@@ -8,7 +8,7 @@
 #include <sched.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 FIXTURE(proc)
 {

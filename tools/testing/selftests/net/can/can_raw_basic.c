@@ -6,7 +6,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 FIXTURE(raw)
 {

@@ -22,7 +22,7 @@
 #include <linux/can/raw.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 #define DBG "/sys/kernel/debug"
 #define BERR_ON "ip link set %s down && ip link set %s type can berr-reporting on && ip link set %s up"

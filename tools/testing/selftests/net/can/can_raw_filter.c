@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 /* A vcan with a sender, the socket under test and the witness. */
 struct bench {

@@ -13,7 +13,7 @@
 #include <linux/sockios.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 #define NOBODY		65534
 #define MIN_NAMELEN	((int)(offsetof(struct sockaddr_can, can_ifindex) + \

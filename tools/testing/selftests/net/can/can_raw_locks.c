@@ -16,7 +16,7 @@
 #include <linux/userfaultfd.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 /* How long `ip link set down` may take while a socket call is stuck. */
 #define LINK_OP_BOUND_MS	3000

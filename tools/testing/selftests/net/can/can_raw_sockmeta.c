@@ -12,7 +12,7 @@
 #include <linux/sockios.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 #ifndef SO_RCVMARK
 #define SO_RCVMARK 75

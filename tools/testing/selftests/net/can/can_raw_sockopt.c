@@ -7,7 +7,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 /* The int-valued options share every length rule. */
 FIXTURE(int_opt)

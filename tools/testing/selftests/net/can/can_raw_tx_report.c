@@ -18,8 +18,8 @@
 #include <pthread.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
-#include "vbus_util.h"
+#include "lib/can_test.h"
+#include "lib/can_test_vbus.h"
 #include <linux/errqueue.h>
 
 #ifndef SO_EE_ORIGIN_LOCAL

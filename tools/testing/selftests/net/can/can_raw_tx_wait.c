@@ -17,8 +17,8 @@
 #include <pthread.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
-#include "vbus_util.h"
+#include "lib/can_test.h"
+#include "lib/can_test_vbus.h"
 
 #define TW_SYSCTL	"/proc/sys/net/can/raw_tx_wait"
 #define TW_SOCKBUF	(8 << 20)

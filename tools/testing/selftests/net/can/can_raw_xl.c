@@ -9,7 +9,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 /* A recognisable frame: header fields and data derived from @len. */
 static void xl_fill(struct canxl_frame *cxl, canid_t prio, int flags, int len)

@@ -15,7 +15,7 @@
 #include <linux/filter.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 /* How long an RTNL operation may take while a socket call is stalled. */
 #define RTNL_OP_BOUND_MS	5000

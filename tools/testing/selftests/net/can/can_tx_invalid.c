@@ -8,7 +8,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -12,7 +12,7 @@
 # cards' part skips without the cards (make check has them); the model is
 # built by make selftests, its absence fails.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 KVASER=/sys/bus/pci/drivers/kvaser_pci
 MCP=/sys/bus/spi/drivers/mcp251x

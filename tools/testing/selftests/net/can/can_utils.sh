@@ -7,7 +7,7 @@
 # first and the frames are sent once its filters show up in
 # /proc/net/can, so nothing depends on how fast the guest is.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 IF=cu$$
 IFFD=cf$$

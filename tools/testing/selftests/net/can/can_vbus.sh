@@ -8,7 +8,7 @@
 # it), devices and the module going away under traffic, and debugfs
 # refusing garbage. Fault confinement is can_vbus_faults.sh.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 # The bitrate of the bus load tests (see test_canbusload_saturated).
 LOAD_RATE=10000

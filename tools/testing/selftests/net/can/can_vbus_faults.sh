@@ -8,7 +8,7 @@
 # with an error mask, berr-reporting on) show the bus errors with their
 # counters and the state changes in order.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 # A low bitrate: a node alone with berr-reporting on sends an error
 # frame per attempt, which the debug kernel must keep up with (at

@@ -20,8 +20,8 @@
 #include <stdint.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
-#include "vbus_util.h"
+#include "lib/can_test.h"
+#include "lib/can_test_vbus.h"
 
 #define VB_MAX_NODES	6
 /* Plenty of buffer, so that neither writer nor reader has to keep pace. */

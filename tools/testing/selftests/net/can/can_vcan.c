@@ -12,7 +12,7 @@
 #include <netpacket/packet.h>
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 #ifndef IFF_ECHO
 #define IFF_ECHO 0x40000	/* linux/if.h, which clashes with net/if.h */

@@ -6,7 +6,7 @@
 # loop them a second time. The loopback and FD programs run again in
 # that mode; the module is reloaded without echo at the end.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 IFF_ECHO=$((1 << 18))
 

@@ -8,7 +8,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "can_test.h"
+#include "lib/can_test.h"
 
 FIXTURE(vxcan)
 {

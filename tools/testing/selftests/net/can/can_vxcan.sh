@@ -7,7 +7,7 @@
 # present in several namespaces. A pair needs CAP_NET_ADMIN where each of
 # its ends goes. Pairs within one namespace: can_vxcan.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 NS=cxns$$
 NS2=cxnt$$

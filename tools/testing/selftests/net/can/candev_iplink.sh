@@ -8,7 +8,7 @@
 # modules on purpose, from the copy of Debian's module tree "make check"
 # prepares, as can_install.sh does). Only the interface index may differ.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 KVER=$(uname -r)
 PREPARED=$TOP/build/install-test/lib/modules/$KVER

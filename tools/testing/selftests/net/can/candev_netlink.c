@@ -11,7 +11,7 @@
 #include <limits.h>
 #include <linux/can/netlink.h>
 
-#include "can_test.h"
+#include "lib/can_test.h"
 #include "kselftest_harness.h"
 
 /* Name of the first interface the kvaser_pci driver owns, or "". */

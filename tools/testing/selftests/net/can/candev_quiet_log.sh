@@ -7,7 +7,7 @@
 # restart messages must stay within their rate limit while the counters
 # still count every one.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 DBG=/sys/kernel/debug
 DEV=ql$$

@@ -7,7 +7,7 @@
 # after the last one, up to that many ms. Both 0 (the default) keep
 # mainline's behaviour. Bus-off comes from a can-vbus controller.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 DBG=/sys/kernel/debug
 PARAMS=/sys/module/can_dev/parameters

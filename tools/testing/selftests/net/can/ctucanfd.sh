@@ -12,7 +12,7 @@
 # checks what ip -d shows, the statistics, switching FD off, and unbinds
 # and unloads under traffic.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 COMPAT=${CAN_COMPAT:-$TOP/build/compat/modules}
 DRIVER=/sys/bus/pci/drivers/ctucanfd_pci

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gw_util.h"
+#include "lib/can_test_gw.h"
 
 #define SENT_ID 0x7A5
 

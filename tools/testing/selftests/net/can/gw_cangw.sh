@@ -12,7 +12,7 @@
 # initial user namespace, which neither user nobody nor the root of a
 # new user namespace has; listing takes none.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 EXPECTED=$HERE/gw_cangw.expected
 OUT=$CAN_TMP/transcript

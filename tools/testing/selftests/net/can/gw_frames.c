@@ -11,7 +11,7 @@
 #include <linux/net_tstamp.h>
 
 #include "kselftest_harness.h"
-#include "gw_util.h"
+#include "lib/can_test_gw.h"
 
 FIXTURE(gw)
 {

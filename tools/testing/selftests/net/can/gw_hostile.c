@@ -7,7 +7,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "gw_util.h"
+#include "lib/can_test_gw.h"
 
 FIXTURE(hostile)
 {

@@ -12,7 +12,7 @@
 # which a reload raises (and clamps to 1..6), and unloading can-gw with
 # jobs in both namespaces and frames flowing takes every job along.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 NS=gwns$$
 BUS=gwb$$

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "isotp_util.h"
+#include "lib/can_test_isotp.h"
 
 #define ROUNDS 3
 #define GAP_FRAMES 200

@@ -6,7 +6,7 @@
  * an unbound socket. Options read back as they were set.
  */
 
-#include "isotp_util.h"
+#include "lib/can_test_isotp.h"
 #include "kselftest_harness.h"
 
 FIXTURE(isotp) {

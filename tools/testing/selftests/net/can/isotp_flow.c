@@ -12,7 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include "isotp_util.h"
+#include "lib/can_test_isotp.h"
 #include "kselftest_harness.h"
 
 FIXTURE(flow) {

@@ -6,7 +6,7 @@
  * PDU; once it did, and an escaped single frame read past the frame.
  */
 
-#include "isotp_util.h"
+#include "lib/can_test_isotp.h"
 #include "kselftest_harness.h"
 
 #define XL_ID	0x321

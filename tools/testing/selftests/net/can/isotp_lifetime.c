@@ -13,7 +13,7 @@
 #include <signal.h>
 #include <sys/time.h>
 
-#include "isotp_util.h"
+#include "lib/can_test_isotp.h"
 #include "kselftest_harness.h"
 
 static void on_alarm(int sig)

@@ -12,7 +12,7 @@
 # sja1000_kvaser.sh, whose remote frames with a length put QEMU's
 # receive FIFOs out of step for the rest of the boot.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 DRIVER=/sys/bus/pci/drivers/kvaser_pci
 A=

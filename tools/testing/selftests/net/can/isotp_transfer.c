@@ -7,7 +7,7 @@
  * lengths ISO 15765-2 asks for.
  */
 
-#include "isotp_util.h"
+#include "lib/can_test_isotp.h"
 #include "kselftest_harness.h"
 
 FIXTURE(xfer) {

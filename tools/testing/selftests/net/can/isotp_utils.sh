@@ -12,13 +12,13 @@
 # timeout; a receiver is started first and the message sent once its
 # subscription shows in /proc/net/can.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 IF=it$$
 IFFD=itf$$
 TUN_NS=(itna$$ itnb$$)
 
-# transfer DEV LEN [OPTIONS...]: isotp_transfer (lib.sh) on one device.
+# transfer DEV LEN [OPTIONS...]: isotp_transfer (lib/can_test.sh) on one device.
 transfer() {
 	local dev=$1
 

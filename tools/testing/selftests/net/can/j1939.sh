@@ -11,7 +11,7 @@
 # transfers (ETP) across vcan; then a device goes away under a bound
 # socket, and the protocol unloads.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 COMPAT=${CAN_COMPAT:-$TOP/build/compat/modules}
 IF=jv$$

@@ -10,7 +10,7 @@
 # Then boards the model can be: chip select active high, edge-triggered
 # interrupt lines, the MCP2510.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 DRIVER=/sys/bus/spi/drivers/mcp251x
 MOD=$CAN_TESTMODS/mcp2515_model/mcp2515_model.ko

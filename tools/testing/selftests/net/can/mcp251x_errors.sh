@@ -13,7 +13,7 @@
 # restarts follow each other. The checks look at the chip (the model's
 # registers) and at what ip shows, so they hold for any mcp251x driver.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 DRIVER=/sys/bus/spi/drivers/mcp251x
 MOD=$CAN_TESTMODS/mcp2515_model/mcp2515_model.ko

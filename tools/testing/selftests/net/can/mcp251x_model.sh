@@ -11,7 +11,7 @@
 # wait for it, a chip alone on the bus (ACK errors, MERRF, error passive
 # at TEC 128), ABAT, the oscillator start-up time, and the MCP2510.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 MOD=$CAN_TESTMODS/mcp2515_model/mcp2515_model.ko
 DBG=/sys/kernel/debug/mcp2515_model

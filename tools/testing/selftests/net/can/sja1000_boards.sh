@@ -11,7 +11,7 @@
 #   -object can-bus,id=b0 -device kvaser_pci,canbus=b0 -device kvaser_pci,canbus=b0
 # and loads every other board module built there on our core.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 COMPAT=${CAN_COMPAT:-$TOP/build/compat/modules}
 BOARDS=$(dirname "$COMPAT")/boards/modules

@@ -10,7 +10,7 @@
 #include <dirent.h>
 #include <limits.h>
 
-#include "can_test.h"
+#include "lib/can_test.h"
 #include "kselftest_harness.h"
 
 /* The first two interfaces of the kvaser_pci driver, sorted by name. */

@@ -13,7 +13,7 @@
 # It can also fail the driver's skb allocations (a kretprobe) and keeps
 # ECC and ALC, like the chip, until they are read.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 MOD=$CAN_TESTMODS/sja1000_fake/sja1000_fake.ko
 DBG=/sys/kernel/debug/sja1000_fake

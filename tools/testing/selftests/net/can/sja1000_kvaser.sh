@@ -10,7 +10,7 @@
 # probe writes, then unbinds a card and unloads the modules while
 # sockets are open and traffic flows.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 DRIVER=/sys/bus/pci/drivers/kvaser_pci
 A=

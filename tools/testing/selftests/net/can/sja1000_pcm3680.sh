@@ -7,7 +7,7 @@
 #   -object can-bus,id=b1 -device pcm3680_pci,canbus0=b1,canbus1=b1
 # and skips without it.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 DRIVER=/sys/bus/pci/drivers/pcm3680_pci
 A=

@@ -10,7 +10,7 @@
 # commands "ip link" makes the driver send, frames in both directions,
 # and that closing the line removes the interface.
 
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/can_test.sh"
 
 COMPAT=${CAN_COMPAT:-$TOP/build/compat/modules}
 ADAPTER_PID=

@@ -5,7 +5,8 @@
 # timeout, and vcan links (and modules, on request) that are removed
 # when the script exits.
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The tests' directory, one up from this library.
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TOP=$(cd "$HERE/../../../../.." && pwd)
 # Where the Makefile put the test programs and helpers.
 CAN_TEST_BIN=${CAN_TEST_BIN:-$TOP/build/selftests}

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Shared by can_install.sh and can_install_safety.sh (after lib.sh): a
+# Shared by can_install.sh and can_install_safety.sh (after can_test.sh): a
 # writable copy of Debian's CAN module tree, which can_install.sh
 # --prepare made on the host, mounted over /lib/modules/KVER so that
 # modprobe and the autoload on socket() use it, and unmounted at the

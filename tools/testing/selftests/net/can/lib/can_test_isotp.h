@@ -13,7 +13,7 @@
 #include <linux/sock_diag.h>
 
 #include "can_test.h"
-#include "bcm_util.h"	/* raw_send() */
+#include "can_test_bcm.h"	/* raw_send() */
 
 #ifndef SO_MEMINFO
 #define SO_MEMINFO 55

@@ -8,7 +8,7 @@
 #ifndef BCM_FIXTURES_H
 #define BCM_FIXTURES_H
 
-#include "bcm_util.h"
+#include "can_test_bcm.h"
 
 FIXTURE(bcm) {
 	char ifname[IFNAMSIZ];

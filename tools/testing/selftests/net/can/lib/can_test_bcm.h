@@ -5,8 +5,8 @@
  * with timeouts, and raw sockets that play the other nodes on the bus.
  */
 
-#ifndef BCM_UTIL_H
-#define BCM_UTIL_H
+#ifndef _CAN_TEST_BCM_H
+#define _CAN_TEST_BCM_H
 
 #include <errno.h>
 #include <net/if.h>
@@ -290,4 +290,4 @@ static inline void drain(int s)
 		;
 }
 
-#endif /* BCM_UTIL_H */
+#endif /* _CAN_TEST_BCM_H */

@@ -5,8 +5,8 @@
  * after kselftest_harness.h.
  */
 
-#ifndef BCM_FIXTURES_H
-#define BCM_FIXTURES_H
+#ifndef _CAN_TEST_BCM_FIXTURES_H
+#define _CAN_TEST_BCM_FIXTURES_H
 
 #include "can_test_bcm.h"
 
@@ -57,4 +57,4 @@ FIXTURE_TEARDOWN(any)
 	vcan_destroy(self->ifname);
 }
 
-#endif /* BCM_FIXTURES_H */
+#endif /* _CAN_TEST_BCM_FIXTURES_H */

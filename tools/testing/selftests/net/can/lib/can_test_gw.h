@@ -5,8 +5,8 @@
  * RTM_GETROUTE to read their counters.
  */
 
-#ifndef _GW_UTIL_H
-#define _GW_UTIL_H
+#ifndef _CAN_TEST_GW_H
+#define _CAN_TEST_GW_H
 
 #include <linux/can/gw.h>
 
@@ -205,4 +205,4 @@ static inline int gw_setup_pair(char *a, char *b, int *ia, int *ib)
 	return err;
 }
 
-#endif /* _GW_UTIL_H */
+#endif /* _CAN_TEST_GW_H */

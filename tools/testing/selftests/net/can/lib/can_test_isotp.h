@@ -6,8 +6,8 @@
  * (or does not).
  */
 
-#ifndef _ISOTP_UTIL_H
-#define _ISOTP_UTIL_H
+#ifndef _CAN_TEST_ISOTP_H
+#define _CAN_TEST_ISOTP_H
 
 #include <linux/can/isotp.h>
 #include <linux/sock_diag.h>
@@ -212,4 +212,4 @@ static inline int it_raw_send_fc(int fd, canid_t id, int status, int bs,
 	return raw_send(fd, id, d, 3, false);
 }
 
-#endif /* _ISOTP_UTIL_H */
+#endif /* _CAN_TEST_ISOTP_H */

@@ -7,8 +7,8 @@
  * debugfs files.
  */
 
-#ifndef VBUS_UTIL_H
-#define VBUS_UTIL_H
+#ifndef _CAN_TEST_VBUS_H
+#define _CAN_TEST_VBUS_H
 
 #include <sched.h>
 #include <stdarg.h>
@@ -114,4 +114,4 @@ static inline long long vbus_stat(const char *dir, const char *key)
 	return vbus_debugfs_val(path, key);
 }
 
-#endif /* VBUS_UTIL_H */
+#endif /* _CAN_TEST_VBUS_H */

@@ -19,6 +19,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../../../../.." && pwd)
 BENCH=$TOP/build/selftests/can_bench
 GW_BENCH=$TOP/build/selftests/gw_bench
+LATENCY=$TOP/build/selftests/can_latency
 ML=/opt/mainline-can
 OUT=/tmp/bench
 mkdir -p $OUT
@@ -26,7 +27,9 @@ mkdir -p $OUT
 # SCENARIO:N pairs for can_bench; costs are virtual ns per frame, except
 # regtime (ns for all N) and memsock/memfilt (slab bytes per socket/filter).
 # gw:N is gw_bench: a frame routed by can-gw past N jobs that miss it.
-SCENARIOS="loop:1 loopfd:1 xl:1 report:1
+# lat:N is can_latency: write-to-wake-up time of 2000 probes while N
+# processes flood the interface (p50, p99, max in ns; probes lost).
+SCENARIOS="loop:1 loopfd:1 xl:1 report:1 lat:0 lat:1 lat:4
 sff:1 sff:10 sff:100 sff:1000 sff:10000
 eff:1 eff:10 eff:100 eff:1000 eff:10000
 mask:1 mask:10 mask:100 mask:1000 mask:10000
@@ -118,6 +121,8 @@ run_all() {
 			ip link set vcanc up
 			"$GW_BENCH" vcanb vcanc "$n" >> "$OUT/$who"
 			ip link del dev vcanc
+		elif [ "$sc" = lat ]; then
+			"$LATENCY" vcanb 2000 "$n" >> "$OUT/$who"
 		else
 			"$BENCH" vcanb "$sc" "$n" >> "$OUT/$who"
 		fi
@@ -156,7 +161,7 @@ keyed() {
 # get no ratio.
 join -j1 <(keyed $OUT/mainline) <(keyed $OUT/ours) |
 	awk '{ split($1, k, "/");
-	       count = k[1] ~ /(\.ops|\.frames|period_us|mean_gap_us|frames_per_s|rx_changed)$/ ||
+	       count = k[1] ~ /(\.ops|\.frames|period_us|mean_gap_us|frames_per_s|rx_changed|lat_lost)$/ ||
 		       k[1] ~ /bytes_per_s$/;
 	       r = (count || $2 <= 0) ? "-" : sprintf("%.2f", $3 / $2);
 	       printf "%-38s %6s %12s %12s %7s\n", k[1], k[2], $2, $3, r }' |

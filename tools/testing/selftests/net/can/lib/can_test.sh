@@ -30,8 +30,9 @@ ktap_header() {
 
 # run_test NAME FUNCTION [ARGS...]: one result line for one behaviour.
 # The function returns 0 (pass), 1 (fail) or 4 (skip, reason in $SKIP_REASON).
+# Each case says how long it took, for whoever makes make check faster.
 run_test() {
-	local name=$1 rc
+	local name=$1 rc start=$EPOCHREALTIME
 
 	shift
 	KTAP_NUM=$((KTAP_NUM + 1))
@@ -39,6 +40,7 @@ run_test() {
 	echo "# RUN $name"
 	"$@"
 	rc=$?
+	echo "# $name: $(echo "$start $EPOCHREALTIME" | awk '{ printf "%.2f", $2 - $1 }') s"
 	case $rc in
 	0)
 		KTAP_PASS=$((KTAP_PASS + 1))

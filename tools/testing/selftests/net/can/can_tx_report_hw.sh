@@ -179,14 +179,22 @@ test_sja1000_reports_every_frame_sent() {
 # starts it (its bus has neither timing nor ACK), so the card empties its
 # queue as fast as any writer fills it. A token bucket qdisc lets it send
 # some 60 frames a second, so that most of the 300 still wait in the
-# card's queue when it goes down.
+# card's queue when it goes down. The debug kernel has no qdisc but the
+# default (no CONFIG_NET_SCHED): there the case cannot be set up, and the
+# MCP2515 cases below cover the same path under KASAN.
 test_sja1000_reports_frames_of_a_device_going_down() {
 	local n=300 rc
 
 	can_bring_up "$A" && can_bring_up "$B" || return 1
 	link_ready "$A" && link_ready "$B" || return 1
-	tc qdisc replace dev "$A" root tbf rate 8kbit burst 64 limit 100000 ||
-		{ fail "no tbf qdisc (tc, sch_tbf)"; return 1; }
+	if ! tc qdisc replace dev "$A" root tbf rate 8kbit burst 64 limit 100000; then
+		if [[ $(uname -r) == *-candebug ]]; then
+			SKIP_REASON="no CONFIG_NET_SCHED in the debug kernel: no tbf"
+			return 4
+		fi
+		fail "no tbf qdisc (tc, sch_tbf)"
+		return 1
+	fi
 	txrep down "$A" "$B" $n
 	rc=$?
 	tc qdisc del dev "$A" root

@@ -8,7 +8,8 @@
  *   can_latency IFNAME SAMPLES FLOODERS
  *
  * prints "lat_p50 FLOODERS NS", "lat_p99 FLOODERS NS", "lat_max
- * FLOODERS NS" and "lat_lost FLOODERS COUNT" (probes that never came). The sender writes one probe per millisecond and puts the
+ * FLOODERS NS" and "lat_lost FLOODERS COUNT" (probes that never came).
+ * The sender writes one probe per millisecond and puts the
  * CLOCK_MONOTONIC time just before its write() in the frame's data; the
  * receiver, one priority above the sender (SCHED_FIFO when allowed),
  * subtracts it from the time read() returned. Each flooder is a process
@@ -45,7 +46,7 @@ static long long *latency;
 static int samples;
 /* Probes the receiver got, and whether the sender has written them all. */
 static int received;
-static volatile int sender_done;
+static int sender_done;
 
 static void die(const char *what)
 {
@@ -96,7 +97,7 @@ static void flood(void)
 
 	for (;;) {
 		if (write(s, &cf, sizeof(cf)) < 0 && errno != ENOBUFS)
-			die("flood write");
+			die("flooder's write");
 		cf.data[0]++;
 	}
 }
@@ -118,7 +119,7 @@ static void *receive(void *arg)
 		if (read(s, &cf, sizeof(cf)) != sizeof(cf)) {
 			if (errno != EAGAIN)
 				die("read");
-			if (sender_done)
+			if (__atomic_load_n(&sender_done, __ATOMIC_ACQUIRE))
 				break;
 			continue;
 		}
@@ -196,7 +197,7 @@ int main(int argc, char **argv)
 		die("pthread_create");
 	set_fifo(50);
 	send_probes(tx);
-	sender_done = 1;
+	__atomic_store_n(&sender_done, 1, __ATOMIC_RELEASE);
 	pthread_join(thread, NULL);
 	for (i = 0; i < flooders; i++) {
 		kill(pids[i], SIGKILL);

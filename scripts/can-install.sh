@@ -211,31 +211,51 @@ module_crcs() {
 }
 
 check_built() {
-	local m f vermagic stale
+	local m f files=() magic stale i=0
 
 	[ -f "$TREE/Module.symvers" ] || die "no $TREE/Module.symvers: build first (make)"
 	for m in "$@"; do
 		f=$(source_file "$m")
 		[ -f "$f" ] || die "no $f: build first (make)"
-		# A module built for another kernel would not load; say so now.
-		vermagic=$(modinfo -F vermagic "$f" | awk '{ print $1 }')
-		[ "$vermagic" = "$KVER" ] ||
-			die "$f was built for $vermagic, not $KVER (make KVER=$KVER)"
-		stale=$(stale_imports "$f")
-		[ -z "$stale" ] ||
-			die "$f was built on another build of our modules ($stale): make again"
+		files+=("$f")
 	done
+	# A module built for another kernel would not load; say so now. One
+	# modinfo for all: a process per module is what makes an install slow
+	# in an emulated guest. A file without the field would shift the
+	# lines: then each is asked alone, so that the message names it.
+	mapfile -t magic < <(modinfo -F vermagic "${files[@]}" 2>/dev/null | awk '{ print $1 }')
+	if [ ${#magic[@]} -ne ${#files[@]} ]; then
+		magic=()
+		for f in "${files[@]}"; do
+			magic+=("$(modinfo -F vermagic "$f" 2>/dev/null | awk '{ print $1 }')")
+		done
+	fi
+	for f in "${files[@]}"; do
+		[ "${magic[i]:-}" = "$KVER" ] ||
+			die "$f was built for ${magic[i]:-no kernel}, not $KVER (make KVER=$KVER)"
+		i=$((i + 1))
+	done
+	stale=$(stale_imports "${files[@]}")
+	[ -z "$stale" ] ||
+		die "${stale%%: *} was built on another build of our modules (${stale#*: }): make again"
 }
 
-# The symbols of ours FILE imports with a CRC other than our
-# Module.symvers gives: a module built outside the tree (can-j1939)
-# against an earlier build of our core would not load on this one.
+# "FILE: symbol, ..." for the first FILE that imports symbols of ours with
+# a CRC other than our Module.symvers gives: a module built outside the
+# tree (can-j1939) against an earlier build of our core would not load on
+# this one. Nothing if there is none.
 stale_imports() {
-	module_crcs "$1" | awk '
+	local f
+
+	for f in "$@"; do
+		echo "@module $f"
+		module_crcs "$f"
+	done | awk '
 		function crc(c) { c = tolower(c); sub(/^0x0*/, "", c); return c }
 		FILENAME == ARGV[1] { ours[$2] = $1; next }
+		$1 == "@module" { if (out != "") exit; mod = $2; next }
 		($2 in ours) && crc(ours[$2]) != crc($1) { out = out (out == "" ? "" : ", ") $2 }
-		END { print out }
+		END { if (out != "") print mod ": " out }
 	' "$TREE/Module.symvers" -
 }
 
@@ -258,20 +278,25 @@ find_broken_users() {
 		{ for (i = 2; i <= NF; i++) if (index(replaced, " " name($i) " ")) { print $1; next } }
 	' "$tree/modules.dep" > "$WORK/users"
 
+	# One pass of awk over the CRCs of all of them, each module's after a
+	# line "@module PATH": a process per module is what makes this slow
+	# in an emulated guest.
 	while read -r path; do
 		[[ $path = /* ]] || path=$tree/$path
-		problems=$(module_crcs "$path" | awk '
-			function crc(c) { c = tolower(c); sub(/^0x0*/, "", c); return c }
-			FILENAME == ARGV[1] { ours[$2] = $1; next }
-			FILENAME == ARGV[2] { provided[$1] = 1; next }
-			function add(s) { out = out (out == "" ? "" : ", ") s }
-			!($2 in provided) && !($2 in ours) { next }
-			!($2 in ours) { add($2 " (ours does not export it)"); next }
-			crc(ours[$2]) != crc($1) { add($2 " (needs CRC " $1 ", ours is " ours[$2] ")") }
-			END { if (out != "") print out }
-		' "$TREE/Module.symvers" "$WORK/provided" -)
-		[ -z "$problems" ] || echo "${path#"$tree"/}: $problems"
-	done < "$WORK/users"
+		echo "@module ${path#"$tree"/}"
+		module_crcs "$path"
+	done < "$WORK/users" | awk '
+		function crc(c) { c = tolower(c); sub(/^0x0*/, "", c); return c }
+		function add(s) { out = out (out == "" ? "" : ", ") s }
+		function report() { if (out != "") print mod ": " out; out = "" }
+		FILENAME == ARGV[1] { ours[$2] = $1; next }
+		FILENAME == ARGV[2] { provided[$1] = 1; next }
+		$1 == "@module" { report(); mod = $2; next }
+		!($2 in provided) && !($2 in ours) { next }
+		!($2 in ours) { add($2 " (ours does not export it)"); next }
+		crc(ours[$2]) != crc($1) { add($2 " (needs CRC " $1 ", ours is " ours[$2] ")") }
+		END { report() }
+	' "$TREE/Module.symvers" "$WORK/provided" -
 }
 
 check_users() {
@@ -448,9 +473,10 @@ run_depmod() {
 remove_empty_dirs() {
 	local dir
 
-	dir=$(dirname "$UPDATES/$1")
+	dir=$UPDATES/$1
+	dir=${dir%/*}
 	while [ "$dir" != "$UPDATES" ] && rmdir "$dir" 2>/dev/null; do
-		dir=$(dirname "$dir")
+		dir=${dir%/*}
 	done
 }
 
@@ -532,7 +558,7 @@ on_exit() {
 # updates/ is mixed only for that moment; the manifest; depmod; and last
 # the journal goes. Whenever it stops, uninstall finds every file.
 do_install() {
-	local m p old staged=()
+	local m p old staged=() dirs=()
 
 	[ $# -gt 0 ] || usage
 	check_args "$@"
@@ -558,9 +584,13 @@ do_install() {
 	PHASE=copy
 	write_list "$JOURNAL" "CAN stack modules an unfinished install by $ME from $TREE may have left; make uninstall removes them" \
 		"${old[@]}" "${NEW[@]}"
+	for p in "${NEW[@]}"; do
+		p=$UPDATES/$p
+		dirs+=("${p%/*}")
+	done
+	mkdir -p "${dirs[@]}"
 	for m in "$@"; do
 		p=$(install_path "$m")
-		mkdir -p "$(dirname "$UPDATES/$p")"
 		install -m 644 "$(source_file "$m")" "$UPDATES/$p$STAGED"
 		staged+=("$UPDATES/$p$STAGED")
 	done

@@ -14,12 +14,12 @@
 #   make selftests  the test programs and test modules into build/ (1 min)
 #   make check      build, then the suite in one VM per CPU at once (CHECK_JOBS=n),
 #                   the compat build meanwhile (cached); T='names' for some, in
-#                   one VM (about 17 min on two busy cores)
-#   make check-rt   the suite on 6.12-rt, from clean, cleaned after (15 min)
-#   make check-all  make check on 6.1, 6.12 and 6.12-rt in turn (45 min)
+#                   one VM (11 min on two idle cores, 13 with one busy)
+#   make check-rt   the suite on 6.12-rt, from clean, cleaned after (10 min)
+#   make check-all  make check on 6.1, 6.12 and 6.12-rt in turn (30 min)
 #   make check-debug  the suite on a Linux 6.1 built with our code in-tree and
-#                   KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN, KUnit (kernel:
-#                   9 min first; suite: about 40 min)
+#                   KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN, KUnit, in one VM
+#                   per CPU as make check (kernel: 9 min first; suite: 30 min)
 #   make check-debug-locked  its second half, under the cache's lock (internal)
 #   make fuzz       the syscall fuzzer in the debug kernel (not a test):
 #                   D=seconds (300) SEED=n FUZZ_ARGS=..., or REPLAY=file;

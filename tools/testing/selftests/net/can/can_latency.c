@@ -210,7 +210,7 @@ int main(int argc, char **argv)
 		return 1;
 	qsort(latency + WARMUP, n, sizeof(*latency), cmp_ll);
 	printf("lat_p50 %d %lld\n", flooders, latency[WARMUP + n / 2]);
-	printf("lat_p99 %d %lld\n", flooders, latency[WARMUP + n * 99 / 100]);
+	printf("lat_p99 %d %lld\n", flooders, latency[WARMUP + (int)((long long)n * 99 / 100)]);
 	printf("lat_max %d %lld\n", flooders, latency[WARMUP + n - 1]);
 	return 0;
 }

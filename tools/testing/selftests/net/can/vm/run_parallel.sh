@@ -205,12 +205,14 @@ for t in "${tests[@]}"; do
 	fi
 done
 
-# What a runner printed after its last test (run_debug.sh: KUnit and
-# kmemleak), its totals aside: counted in them already.
+# What a runner that finished printed after its last test (run_debug.sh:
+# KUnit and kmemleak), its totals aside: counted in them already. A guest
+# that ended early has its unfinished test's block printed above.
 for ((g = 0; g < jobs; g++)); do
 	[ -e "$dir/out.$g" ] || continue
 	awk '/^(not )?ok [0-9]+ selftests: / { n = NR } { line[NR] = $0 }
-		END { for (i = n + 1; i <= NR; i++) print line[i] }' "$dir/out.$g" |
+		/^[0-9]+ passed, / { done = 1 }
+		END { if (done && n) for (i = n + 1; i <= NR; i++) print line[i] }' "$dir/out.$g" |
 		grep -vE '^(# Totals: |[0-9]+ passed, )'
 done
 

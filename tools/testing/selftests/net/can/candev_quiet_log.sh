@@ -11,7 +11,9 @@ source "$(dirname "$0")/lib/can_test.sh"
 
 DBG=/sys/kernel/debug
 DEV=ql$$
-ROUNDS=120
+# Forty bus-offs in about ten seconds are many times what the limit lets
+# through, and cost the test a third of the time of the 120 it ran before.
+ROUNDS=40
 
 node_dir() {
 	echo $DBG/can_vbus/net*-group4711/"$DEV"
@@ -22,12 +24,13 @@ restarted_at_least() {
 }
 
 test_flapping_bus_writes_few_lines() {
-	local mark=can-quiet-log-$$ lines i offs t0 most
+	local mark=can-quiet-log-$$ lines i offs t0 most fault
 
+	fault=$(node_dir)/fault
 	echo "$mark" > /dev/kmsg
 	t0=$SECONDS
 	for i in $(seq $ROUNDS); do
-		echo bus-off > "$(node_dir)/fault" || return 1
+		echo bus-off > "$fault" || return 1
 		wait_until 2 restarted_at_least "$i" ||
 			{ fail "no restart in round $i"; return 1; }
 	done

@@ -224,6 +224,12 @@ fi
 for ((g = 0; g < jobs; g++)); do
 	[ -e "$dir/secs.$g" ] && echo "# make check: guest $((g + 1)) ran $(cat "$dir/secs.$g") s"
 done
+# This run's times in the form of "durations", to refresh the split with
+# (copy it over that file when tests got faster or slower).
+{
+	sed -n '/^#/p; /^compat-build /p' "$DURATIONS"
+	cat "$dir"/out.* 2> /dev/null | sed -nE 's/^# ([A-Za-z0-9_.]+): ([0-9]+) s$/\1 \2/p'
+} > "$dir/durations"
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ] && [ $bad = 0 ]

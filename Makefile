@@ -91,6 +91,11 @@ KBUILD_ARGS = -C $(KDIR) M=$(SRC) NOSTDINC_FLAGS="$(CAN_INCLUDES)" $(CAN_CONFIG)
 
 MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 
+# The builds below use every CPU when "make" was typed without -j (as the
+# README says to); with -j the jobserver shares them as usual. Only a
+# recipe sees -j in MAKEFLAGS, so this expands there.
+BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
+
 .PHONY: all modules j1939 clean deps need-deps selftests check check-all check-rt check-debug check-debug-locked demo vm \
 	bench reference patches compat-build compat-drivers \
 	patches-check fuzz
@@ -98,7 +103,7 @@ MODULES = $(shell find $(SRC)/net $(SRC)/drivers -name '*.ko' 2>/dev/null)
 all: modules j1939
 
 modules: need-deps
-	$(MAKE) $(KBUILD_ARGS) W=1 modules
+	$(MAKE) $(BUILD_JOBS) $(KBUILD_ARGS) W=1 modules
 
 clean:
 	-$(MAKE) $(KBUILD_ARGS) clean
@@ -123,11 +128,11 @@ MODEL_CHIP := $(SRC)/$(SELFTESTS)/mcp2515_model
 PORT_WATCH := $(SRC)/$(SELFTESTS)/port_watch
 
 selftests: modules
-	$(MAKE) -C $(SELFTESTS) KSFT_SRC=$$($(SRC)/scripts/can-deps.sh ksft)
-	$(MAKE) -C $(KDIR) M=$(FAKE_CHIP) NOSTDINC_FLAGS="$(CAN_INCLUDES)" \
+	$(MAKE) $(BUILD_JOBS) -C $(SELFTESTS) KSFT_SRC=$$($(SRC)/scripts/can-deps.sh ksft)
+	$(MAKE) $(BUILD_JOBS) -C $(KDIR) M=$(FAKE_CHIP) NOSTDINC_FLAGS="$(CAN_INCLUDES)" \
 		KBUILD_EXTRA_SYMBOLS=$(SRC)/Module.symvers W=1 modules
-	$(MAKE) -C $(KDIR) M=$(MODEL_CHIP) W=1 modules
-	$(MAKE) -C $(KDIR) M=$(PORT_WATCH) W=1 modules
+	$(MAKE) $(BUILD_JOBS) -C $(KDIR) M=$(MODEL_CHIP) W=1 modules
+	$(MAKE) $(BUILD_JOBS) -C $(KDIR) M=$(PORT_WATCH) W=1 modules
 
 # Two CTU CAN FD cards of two channels each, for mainline's ctucanfd on
 # our can-dev (ctucanfd.sh): the first channels share one bus, the

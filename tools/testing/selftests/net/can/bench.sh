@@ -161,8 +161,8 @@ keyed() {
 # get no ratio.
 join -j1 <(keyed $OUT/mainline) <(keyed $OUT/ours) |
 	awk '{ split($1, k, "/");
-	       count = k[1] ~ /(\.ops|\.frames|period_us|mean_gap_us|frames_per_s|rx_changed|lat_lost)$/ ||
-		       k[1] ~ /bytes_per_s$/;
+	       count = k[1] ~ /(\.ops|\.frames|period_us|mean_gap_us|frames_per_s)$/ ||
+		       k[1] ~ /(rx_changed|lat_lost|bytes_per_s)$/;
 	       r = (count || $2 <= 0) ? "-" : sprintf("%.2f", $3 / $2);
 	       printf "%-38s %6s %12s %12s %7s\n", k[1], k[2], $2, $3, r }' |
 	sort -k1,1 -k2,2n

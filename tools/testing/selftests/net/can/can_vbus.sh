@@ -203,7 +203,8 @@ test_moved_device_joins_netns_bus() {
 	[ "$(vbus_bus_dir mv0)" = "$(vbus_bus_dir loA)" ] ||
 		{ fail "on $(vbus_bus_dir mv0), not $(vbus_bus_dir loA)"; return 1; }
 	hears vbA mv0 vbA loA && hears vbA loA vbA mv0 || return 1
-	HEAR_FOR=1 hears vbA mv0 "" ga0 2> /dev/null && { fail "heard in the old namespace"; return 1; }
+	HEAR_FOR=1 hears vbA mv0 "" ga0 2> /dev/null &&
+		{ fail "heard in the old namespace"; return 1; }
 	ip netns del vbA && ip netns del vbB || return 1
 	NETNS=()
 	wait_until 10 test ! -d "$VBUS_DEBUGFS/shared-group65536" ||

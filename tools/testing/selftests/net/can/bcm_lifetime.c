@@ -287,9 +287,11 @@ TEST_F(life, proc_lists_the_ops_of_each_socket)
 	start_ops(_metadata, self->s, 0x123);
 	snprintf(line, sizeof(line), "tx_op: 123 %s", self->ifname);
 	EXPECT_TRUE(proc_has(path, line));
-	/* A filter shows up once it has matched a frame. */
-	usleep(20000);
-	EXPECT_TRUE(proc_has(path, "rx_op: 123"));
+	/* A filter shows up once it has matched a frame: the first of the
+	 * cyclic transmission, looped back to it a moment after the setup.
+	 */
+	EXPECT_TRUE(ct_wait_file_has(path, "rx_op: 123", CT_EVENT_TIMEOUT_MS))
+		TH_LOG("no rx_op line in %s", path);
 	EXPECT_TRUE(proc_has(path, "timeo=2000 thr=3000"));
 	close(self->s);
 	self->s = -1;
@@ -334,10 +336,16 @@ TEST_F(life, replies_lost_to_a_full_queue_are_counted)
 	ASSERT_LT(0, bcm_write(self->s, &self->m));
 	for (i = 0; i < 200; i++)
 		ASSERT_EQ(0, raw_send_byte(self->raw, 0x40, i));
-	usleep(100000);
+	/* vcan loops the frames back through the backlog, after the writes
+	 * returned. The filter's line counts the frames it saw, "(200) =>",
+	 * under the lock it queues or drops each reply under: once it shows
+	 * all 200, every reply was delivered or dropped.
+	 */
+	proc_path(self->s, path, sizeof(path));
+	EXPECT_TRUE(ct_wait_file_has(path, "(200) =>", CT_EVENT_TIMEOUT_MS))
+		TH_LOG("the filter did not see the 200 frames");
 	while (bcm_read(self->s, &self->m, 0, NULL, NULL) > 0)
 		delivered++;
-	proc_path(self->s, path, sizeof(path));
 	TH_LOG("%d delivered, %ld dropped", delivered, proc_dropped(path));
 	EXPECT_LT(0, proc_dropped(path));
 	EXPECT_EQ(200, delivered + proc_dropped(path));

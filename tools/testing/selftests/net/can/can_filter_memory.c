@@ -126,6 +126,7 @@ FIXTURE_SETUP(mem)
 FIXTURE_TEARDOWN(mem)
 {
 	char file[200], pid[16];
+	bool left;
 	int i;
 
 	for (i = 0; i < SOCKETS; i++)
@@ -137,9 +138,14 @@ FIXTURE_TEARDOWN(mem)
 	if (self->cgroup[0]) {
 		snprintf(pid, sizeof(pid), "%d", getpid());
 		write_file(CGROOT "/cgroup.procs", pid);
-		snprintf(file, sizeof(file), "%s", self->cgroup);
-		usleep(100 * 1000);
-		rmdir(file);
+		/* The group goes only once it is empty (EBUSY before); it
+		 * may not exist if the setup failed half way.
+		 */
+		snprintf(file, sizeof(file), "%s/cgroup.events", self->cgroup);
+		left = access(file, F_OK) ||
+		       ct_wait_file_has(file, "populated 0", CT_EVENT_TIMEOUT_MS);
+		EXPECT_TRUE(left) TH_LOG("the task did not leave %s", self->cgroup);
+		rmdir(self->cgroup);
 	}
 }
 

@@ -493,7 +493,12 @@ TEST_F(txw, cangen_with_sysctl)
 	ASSERT_EQ(0, vbus_sh("rm -f /tmp/txw-dump /tmp/txw-gen"));
 	ASSERT_EQ(0, vbus_sh("(timeout 60 candump -r %d -n 3000 tw1 > /tmp/txw-dump &)",
 			     TW_SOCKBUF));
-	usleep(500000);
+	/* candump binds last, its receive buffer set: from then on its
+	 * receiver is in tw1's table and it gets every frame.
+	 */
+	EXPECT_TRUE(ct_wait_file_has("/proc/net/can/rcvlist_all", "   tw1 ",
+				     CT_EVENT_TIMEOUT_MS))
+		TH_LOG("candump did not bind to tw1");
 	EXPECT_EQ(0, vbus_sh("timeout 60 cangen -g 0 -n 3000 -I 123 -L 8 tw0 2> /tmp/txw-gen"));
 	/* candump exits after its 3000th frame. */
 	EXPECT_EQ(0, vbus_sh("for i in $(seq 100); do pgrep -x candump >/dev/null || exit 0; "

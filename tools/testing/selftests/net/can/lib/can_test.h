@@ -54,6 +54,12 @@
 #define CT_RX_TIMEOUT_MS	3000
 /* How long to watch for a frame that must not arrive, after a witness. */
 #define CT_QUIET_MS		50
+/*
+ * How long to wait for a state the kernel shows in a file or counter (a
+ * line in /proc, a receiver bound): a debug kernel under TCG on a busy
+ * host is many times slower than the usual few milliseconds.
+ */
+#define CT_EVENT_TIMEOUT_MS	5000
 
 /* ---- rtnetlink ------------------------------------------------------- */
 
@@ -545,6 +551,31 @@ static inline char *ct_read_file(const char *path)
 	close(fd);
 	buf[len] = '\0';
 	return buf;
+}
+
+/*
+ * Wait up to @ms for the file at @path to hold @needle: for a state the
+ * kernel shows in /proc, sysfs or debugfs and tells of in no other way.
+ * The file is read every 10 ms. True once it held @needle (a missing file
+ * holds nothing), false at the deadline.
+ */
+static inline bool ct_wait_file_has(const char *path, const char *needle,
+				    int ms)
+{
+	long long end = ct_now_ns(CLOCK_MONOTONIC) + ms * 1000000LL;
+	bool found;
+	char *text;
+
+	for (;;) {
+		text = ct_read_file(path);
+		found = text && strstr(text, needle);
+		free(text);
+		if (found)
+			return true;
+		if (ct_now_ns(CLOCK_MONOTONIC) > end)
+			return false;
+		usleep(10000);
+	}
 }
 
 /*

@@ -314,9 +314,9 @@ busload() {
 		cat "$bus/load" >> "$CAN_TMP/dbg"
 	done
 	wait "$mon"
+	# Gone once waited for: timeout returns only after its cangen has.
 	kill "${gen[@]}" 2> /dev/null
 	wait "${gen[@]}" 2> /dev/null
-	sleep 0.5
 	ip link del ut2
 	cbl=$(awk '/ut2@/ { sub(/%/, "", $5); s += $5; n++ } END { if (n) printf "%.1f", s / n }' \
 		"$CAN_TMP/load")

@@ -32,6 +32,16 @@ wait_active() {
 	return 1
 }
 
+# restarts_logged: how many restarted frames (class 0x100) the dump has.
+restarts_logged() {
+	local ts dev frame n=0
+
+	while read -r ts dev frame; do
+		(((16#${frame%%#*}) & 0x100)) && n=$((n + 1))
+	done < "$CAN_TMP/err"
+	echo "$n"
+}
+
 # bus_off_rounds WANT...: for each WANT (ms, or "calm" for a pause of
 # 2 s) put the node bus-off and wait for its restart, with candump
 # logging the error frames; then compare, per round, the time from the
@@ -39,7 +49,7 @@ wait_active() {
 # frame (stamped when can-dev's restart sends it) with WANT: kernel
 # times, so that a slow guest's polling does not count.
 bus_off_rounds() {
-	local want dump got rc=0 i=0 counters_dir
+	local want dump got rc=0 i=0 counters_dir rounds=0
 
 	counters_dir=$(dirname "$(node_file counters)")
 
@@ -53,8 +63,11 @@ bus_off_rounds() {
 		fi
 		echo bus-off > "$counters_dir/fault" || return 1
 		wait_active || { fail "no restart (want $want ms)"; rc=1; break; }
+		rounds=$((rounds + 1))
 	done
-	sleep 0.2
+	# The restarted frame of the last round may still be on its way to
+	# the dump; the rounds are checked below.
+	wait_until 5 output_cmp -ge "$rounds" restarts_logged
 	kill "$dump"
 	wait "$dump" 2> /dev/null
 	# "(sec.usec) dev ID#data": bus-off 0x40, restarted 0x100.

@@ -197,7 +197,8 @@ test_job_between_the_ends_of_a_pair_routes_once() {
 	link_ready "$LOOP_A" && link_ready "$LOOP_B" || return 1
 	cangw -A -s "$LOOP_B" -d "$LOOP_A" -e || return 1
 	cansend "$LOOP_A" 321#0102 || return 1
-	sleep 1
+	# Deleted is the end of the frame: the counters move no more then.
+	wait_until 5 output_cmp = "1 0 1" job "$LOOP_B" "$LOOP_A"
 	[ "$(job "$LOOP_B" "$LOOP_A")" = "1 0 1" ] ||
 		{ fail "job counters $(job "$LOOP_B" "$LOOP_A"), not 1 0 1"; return 1; }
 	cangw -D -s "$LOOP_B" -d "$LOOP_A" -e
@@ -211,6 +212,11 @@ two_gateways_counters() {
 	echo "$(job "$HOST" "$HOST") $(job "$GUEST" "$GUEST" "$NS")"
 }
 
+# How many frames the two gateways ended, deleted or dropped.
+two_gateways_ended() {
+	two_gateways_counters | awk '{ print $2 + $3 + $5 + $6 }'
+}
+
 test_jobs_in_two_namespaces_do_not_route_for_ever() {
 	local before after
 
@@ -221,7 +227,10 @@ test_jobs_in_two_namespaces_do_not_route_for_ever() {
 	cangw -A -s "$HOST" -d "$HOST" -i || return 1
 	in_ns cangw -A -s "$GUEST" -d "$GUEST" -i || return 1
 	cansend "$HOST" 322#0304 || return 1
-	sleep 1
+	# Two copies go round: the one the container's end received and
+	# cansend's echo on the host's end. Each ends at a gateway.
+	wait_until 5 output_cmp -ge 2 two_gateways_ended ||
+		{ fail "the frame still goes round: $(two_gateways_counters)"; return 1; }
 	before=$(two_gateways_counters)
 	sleep 1
 	after=$(two_gateways_counters)

@@ -269,6 +269,22 @@ test_chip_select_active_high_is_kept() {
 	rmmod mcp2515_model
 }
 
+# stream_drained DEV CHIP N: CHIP heard all N frames of its stream, and
+# DEV took in every one the chip stored (the others overflowed).
+stream_drained() {
+	local key val stored lost rx dropped
+
+	while read -r key val; do
+		case $key in
+		rx) stored=$val ;;
+		rx_overflows) lost=$val ;;
+		esac
+	done < "$2/stats"
+	read -r rx < "/sys/class/net/$1/statistics/rx_packets"
+	read -r dropped < "/sys/class/net/$1/statistics/rx_dropped"
+	[ $((stored + lost)) -ge "$3" ] && [ $((rx + dropped)) -eq "$stored" ]
+}
+
 # Edge-triggered lines fire only when INT goes active again, so the
 # driver must not return while a flag is still set. A slow SPI bus and
 # a stream of frames at 1 Mbit/s keep flags set for many passes; the
@@ -283,7 +299,9 @@ test_edge_triggered_line_is_drained() {
 	echo 5000 > "$chip/stream" || return 1
 	sleep 1
 	echo 0 > "$DBG/spi_delay_us"
-	sleep 0.5
+	wait_until 10 stream_drained "$A" "$chip" 5000 ||
+		{ fail "stream not drained: $A took $(can_stat "$A" rx_packets)," \
+			"chip: $(tr '\n' ' ' < "$chip/stats")"; return 1; }
 	rx0=$(can_stat "$A" rx_packets)
 	echo "321#01" > "$chip/inject" || return 1
 	wait_until 5 output_cmp -gt "$rx0" can_stat "$A" rx_packets ||

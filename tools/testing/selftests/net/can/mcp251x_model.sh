@@ -279,7 +279,7 @@ test_alone_on_the_bus_ends_error_passive() {
 	sleep 0.05
 	expect_reg 0 0e 00 || { fail "mode changed with a frame pending"; return 1; }
 	spi 0 02 0f 90 > /dev/null || return 1
-	sleep 0.05
+	wait_until 5 reg_is 0 0e 80
 	expect_reg 0 0e 80 || { fail "ABAT did not release the mode change"; return 1; }
 	expect_reg 0 30 50 || { fail "TXB0CTRL after ABAT"; return 1; }
 	echo 0 > "$DBG/chip0/alone"

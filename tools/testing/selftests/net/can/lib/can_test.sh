@@ -642,6 +642,7 @@ vbus_errdump_start() {
 	done
 	timeout 60 candump -L -r 8000000 "${args[@]}" > "$CAN_TMP/err" 2>&1 &
 	VBUS_DUMP_PID=$!
+	VBUS_DUMP_DEVS=("$@")
 	for d in "$@"; do
 		wait_until 10 has_rx_entry "$d" || { fail "candump did not bind"; return 1; }
 	done
@@ -655,8 +656,46 @@ vbus_data_frames() {
 	END { print n + 0 }' "$1"
 }
 
+# vbus_dump_matched: VBUS_DUMP_MATCHED, how many frames the subscriptions
+# of candump (the only raw sockets on the dumped devices) have matched.
+vbus_dump_matched() {
+	local f w
+
+	VBUS_DUMP_MATCHED=0
+	for f in /proc/net/can/rcvlist_*; do
+		while read -r -a w; do
+			[ ${#w[@]} -ge 7 ] && [ "${w[-1]}" = raw ] &&
+				[[ " ${VBUS_DUMP_DEVS[*]} " == *" ${w[0]} "* ]] &&
+				VBUS_DUMP_MATCHED=$((VBUS_DUMP_MATCHED + w[-2]))
+		done < "$f"
+	done
+}
+
+# vbus_dump_flushed: the dump has every frame the devices took in so far:
+# none waits in a CPU's backlog (softnet_stat's twelfth column), and
+# candump wrote a line for each one its subscriptions matched. In shell
+# builtins: a fork in the emulated guest takes longer than the wait.
+vbus_dump_flushed() {
+	local w lines
+
+	while read -r -a w; do
+		[ ${#w[@]} -gt 12 ] && [ "${w[11]}" != 00000000 ] && return 1
+	done < /proc/net/softnet_stat
+	vbus_dump_matched
+	mapfile -t lines < "$CAN_TMP/err"
+	[ ${#lines[@]} -ge "$VBUS_DUMP_MATCHED" ]
+}
+
+# vbus_errdump_sync: wait until candump has written out what the kernel
+# gave it; the callers check the dump, this only says what is missing.
+vbus_errdump_sync() {
+	wait_until 5 vbus_dump_flushed && return 0
+	vbus_dump_matched
+	log "dump: $(wc -l < "$CAN_TMP/err") lines of $VBUS_DUMP_MATCHED frames matched"
+}
+
 vbus_errdump_stop() {
-	sleep 0.2
+	vbus_errdump_sync
 	kill "$VBUS_DUMP_PID" 2> /dev/null
 	wait "$VBUS_DUMP_PID" 2> /dev/null
 	return 0

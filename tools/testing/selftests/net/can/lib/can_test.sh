@@ -163,7 +163,8 @@ loaded_from() {
 }
 
 # unload_with_users MODULE...: unloads each MODULE after every module that
-# still uses it, as a module an earlier script of the same guest may have
+# still uses it, and their users first (kvaser_pci holds sja1000, which
+# holds can_dev), as a module an earlier script of the same guest may have
 # left loaded would otherwise keep it; names the users it cannot unload.
 unload_with_users() {
 	local m u
@@ -171,7 +172,7 @@ unload_with_users() {
 	for m in "$@"; do
 		[ -d "/sys/module/$m" ] || continue
 		for u in /sys/module/"$m"/holders/*; do
-			[ -e "$u" ] && wait_until 5 unload_one "${u##*/}"
+			[ -e "$u" ] && unload_with_users "${u##*/}"
 		done
 		wait_until 5 unload_one "$m" ||
 			{ fail "$m: refcnt $(cat /sys/module/"$m"/refcnt), users:" \

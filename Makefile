@@ -14,7 +14,7 @@
 #   make selftests  the test programs and test modules into build/ (1 min)
 #   make check      build, then the suite in one VM per CPU at once (CHECK_JOBS=n),
 #                   the compat build meanwhile (cached); T='names' for some, in
-#                   one VM (11 min on two idle cores, 13 with one busy)
+#                   one VM (9 min on two idle cores from a fresh clone)
 #   make check-rt   the suite on 6.12-rt, from clean, cleaned after (10 min)
 #   make check-all  make check on 6.1, 6.12 and 6.12-rt in turn (30 min)
 #   make check-debug  the suite on a Linux 6.1 built with our code in-tree and
@@ -150,11 +150,12 @@ CAN_CARDS := -object can-bus,id=b0 -device kvaser_pci,canbus=b0 \
 
 # "make check T='can_vcan bcm_tx'" runs only the named tests, in one
 # guest, after the compat build. The whole suite is split into
-# CHECK_JOBS guests (one per CPU) that run side by side, balanced by the
-# tests' durations (run_parallel.sh); the tests that need the compat
-# build wait for it in the last guest while the others run. Each test has
-# its own timeout (run_tests.sh), so the guest's is only a guard against
-# a hang outside any test.
+# CHECK_JOBS guests (one per CPU: the tests are CPU-bound under TCG, and
+# four guests on two cores took as long as two) that run side by side,
+# balanced by the tests' durations (run_parallel.sh); the tests that
+# need the compat build wait for it in the last guest while the others
+# run. Each test has its own timeout (run_tests.sh), so the guest's is
+# only a guard against a hang outside any test.
 CHECK_JOBS ?= $(shell nproc)
 COMPAT_BUILD = $(SRC)/scripts/can-compat-drivers.sh $(KDIR) $(SRC) $(COMPAT)
 check: modules j1939 selftests
